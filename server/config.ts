@@ -1,0 +1,23 @@
+/** Every setting the server reads from its environment, in one place. */
+export interface ServerConfig {
+  port: number;
+  /** Seconds a dropped player's seat is held for a reconnect (RULINGS "Connections"). */
+  reconnectGraceSeconds: number;
+}
+
+function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function configFromEnv(): ServerConfig {
+  return {
+    port: intFromEnv('PORT', 2567, 0, 65535),
+    reconnectGraceSeconds: intFromEnv('RECONNECT_GRACE_SECONDS', 90, 1, 3600),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The one writer of schema fields. The room and commands never assign state fields themselves:
+ * they change the game (pure rules) or the seats, then call in here.
+ *
+ * Schema 2.x sends a filtered field only when its instance is visited in a patch, and an equal
+ * value is never re-sent. So when someone gains the right to see a field (a peek, the end of the
+ * game) the field is marked dirty here, in the same patch that grants the right.
+ */
+import type { Game, GameOptions, PlayerId } from './rules';
+import { CockroachState, Claim, HandCard, LastReveal, Player, Round } from './schema/CockroachState';
+
+export function projectOptions(state: CockroachState, options: GameOptions, isPrivate: boolean): void {
+  state.options.assign({
+    loseCount: options.loseCount ?? 0,
+    turnSeconds: options.turnSeconds,
+    claimHistory: options.claimHistory,
+    quickChat: options.quickChat,
+    eightKindsRule: options.eightKindsRule,
+    twoPlayerPass: options.twoPlayerPass,
+    showSeenBy: options.showSeenBy,
+    private: isPrivate,
+  });
+}
+
+export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string): void {
+  state.players.set(id, new Player().assign({ id, nickname }));
+}
+
+export function removeSeatedPlayer(state: CockroachState, id: PlayerId): void {
+  state.players.delete(id);
+}
+
+export function setHost(state: CockroachState, id: PlayerId | null): void {
+  state.hostId = id ?? '';
+}
+
+export function setPresence(state: CockroachState, id: PlayerId, presence: { connected?: boolean; away?: boolean }): void {
+  const player = state.players.get(id);
+  if (!player) return;
+  if (presence.connected !== undefined) player.connected = presence.connected;
+  if (presence.away !== undefined) player.away = presence.away;
+}
+
+export function setDeadline(state: CockroachState, epochMs: number): void {
+  state.round.deadline = epochMs;
+}
+
+/** Brings the schema in line with the game after `setupGame` or any applied action. */
+export function projectGame(state: CockroachState, game: Game): void {
+  const endsNow = game.phase === 'ended' && state.phase !== 'ended';
+  state.phase = game.phase;
+  state.step = game.step;
+  state.options.loseCount = game.options.loseCount;
+  if (state.order.length === 0) state.order.push(...game.order);
+  game.order.forEach((id, seat) => projectPlayer(state.players.get(id)!, game, id, seat));
+  projectRound(state, game);
+  if (endsNow) projectEnd(state, game);
+}
+
+function projectPlayer(player: Player, game: Game, id: PlayerId, seat: number) {
+  player.seat = seat;
+  const hand = game.hands[id];
+  player.handCount = hand.length;
+  const front = game.fronts[id];
+  for (let i = player.front.length; i < front.length; i++) player.front.push(game.kinds[front[i]]);
+  // After the deal, cards only ever leave a hand: equal sizes mean equal hands.
+  if (player.hand.size === hand.length) return;
+  const held = new Set(hand.map(String));
+  for (const key of [...player.hand.keys()]) if (!held.has(key)) player.hand.delete(key);
+  for (const id of hand) {
+    const key = String(id);
+    if (!player.hand.has(key)) player.hand.set(key, new HandCard().assign({ id, kind: game.kinds[id] }));
+  }
+}
+
+function projectRound(state: CockroachState, game: Game) {
+  const r = game.round;
+  let round = state.round;
+  if (round.no !== r.no) {
+    // A new card, a new set of people who saw it: a new instance (filters never take back).
+    round = new Round().assign({ no: r.no, deadline: state.round.deadline });
+    state.round = round;
+    const lr = game.lastReveal;
+    if (lr) state.lastReveal = new LastReveal().assign({ kind: lr.kind, claim: lr.claim, call: lr.call, caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy });
+  }
+  round.starter = r.starter;
+  round.holder = r.holder ?? '';
+  round.lastPasser = r.lastPasser ?? '';
+  round.claim = r.claim ?? '';
+  round.hasCard = r.card !== null;
+  const seenBefore = round.seen.length;
+  for (let i = round.seen.length; i < r.seen.length; i++) round.seen.push(r.seen[i]);
+  if (game.options.claimHistory) {
+    for (let i = round.claims.length; i < r.claims.length; i++) round.claims.push(new Claim().assign(r.claims[i]));
+  }
+  if (r.card !== null) {
+    const kind = game.kinds[r.card];
+    if (round.cardKind !== kind) round.cardKind = kind;
+    else if (round.seen.length > seenBefore) round.setDirty('cardKind');
+  }
+}
+
+function projectEnd(state: CockroachState, game: Game) {
+  state.loser = game.loser ?? '';
+  state.lossReason = game.lossReason ?? '';
+  for (const id of game.removed) state.removed.push(game.kinds[id]);
+  // Every hand becomes public: visit each one in this very patch so its filter runs again.
+  state.players.forEach((player) => player.setDirty('hand'));
+}

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { Dispatcher } from '@colyseus/command';
+import { Client, ErrorCode as ColyseusErrorCode, Room, ServerError } from 'colyseus';
+import { activePlayer, gameResult, GameOptions, Match, MAX_PLAYERS, PlayerId, RuleError, Action } from '../rules';
+import { CockroachState } from '../schema/CockroachState';
+import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer, setHost, setPresence } from '../project';
+import { COMMANDS } from '../commands';
+import { errorReply, ErrorCode, joinErrorText, replyFromRule } from './errors';
+import { JoinRequest, parseJoinOptions } from './joinOptions';
+import { RateLimiter } from './RateLimiter';
+
+export const MAX_SPECTATORS = 10;
+const CHAT_BURST = 5;
+const CHAT_REFILL_MS = 2000;
+
+export interface RoomSettings {
+  reconnectGraceSeconds: number;
+  /** Tests only: a fixed seed source. Clients can never choose the seed. */
+  seed?: () => string;
+}
+
+export interface RoomMetadata {
+  phase: CockroachState['phase'];
+  seats: number;
+  maxSeats: number;
+  spectators: number;
+  host: string;
+  options: GameOptions;
+}
+
+/**
+ * Lifecycle, seats and the single path every game change takes. Rules live in ../rules, schema
+ * writes in ../project, message handling in ../commands.
+ */
+export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
+  static settings: RoomSettings = { reconnectGraceSeconds: 90 };
+
+  maxClients = MAX_PLAYERS + MAX_SPECTATORS;
+  readonly dispatcher = new Dispatcher(this);
+  readonly spectators = new Set<string>();
+  readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => Date.now());
+  match: Match | null = null;
+  private gameOptions!: GameOptions;
+  private isPrivate = false;
+  private resultSent = false;
+
+  onCreate(raw: unknown) {
+    // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
+    // member and crash the process; with no prototype those fall through to "*".
+    (this as unknown as { onMessageHandlers: object }).onMessageHandlers = Object.create(null);
+    const join = this.parseJoin(raw);
+    if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
+    this.gameOptions = join.options;
+    this.isPrivate = join.private;
+    this.setState(new CockroachState());
+    projectOptions(this.state, this.gameOptions, this.isPrivate);
+
+    for (const type of Object.keys(COMMANDS)) {
+      const CommandClass = COMMANDS[type];
+      this.onMessage(type, (client, message) => this.dispatcher.dispatch(new CommandClass(), { client, message }));
+    }
+    this.onMessage('*', (client, type) => this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type)));
+    this.updateListing();
+  }
+
+  onAuth(_client: Client, raw: unknown): JoinRequest {
+    const join = this.parseJoin(raw);
+    this.assertSeatFor(join);
+    return join;
+  }
+
+  onJoin(client: Client, _raw: unknown, auth?: JoinRequest) {
+    const join = auth!;
+    // Re-checked here: two joins may both have passed onAuth before either took a seat.
+    this.assertSeatFor(join);
+    if (join.spectator) {
+      this.spectators.add(client.sessionId);
+    } else {
+      addSeatedPlayer(this.state, client.sessionId, join.nickname);
+      if (!this.state.hostId) setHost(this.state, client.sessionId);
+    }
+    this.updateListing();
+  }
+
+  async onLeave(client: Client, consented: boolean) {
+    const id = client.sessionId;
+    this.chatLimiter.forget(id);
+    if (this.spectators.delete(id)) return this.updateListing();
+    if (!this.state.players.has(id)) return;
+
+    if (this.state.phase === 'lobby') {
+      removeSeatedPlayer(this.state, id);
+      if (this.state.hostId === id) setHost(this.state, this.state.players.keys().next().value ?? null);
+      return this.updateListing();
+    }
+    if (this.state.phase === 'ended' || consented) return this.markAway(id);
+
+    setPresence(this.state, id, { connected: false });
+    const reconnection = this.allowReconnection(client, 'manual');
+    const grace = this.clock.setTimeout(() => reconnection.reject(new Error('grace period over')), CockroachRoom.settings.reconnectGraceSeconds * 1000);
+    try {
+      await reconnection;
+      grace.clear();
+      if (!this.state.players.get(id)?.away) setPresence(this.state, id, { connected: true });
+    } catch {
+      grace.clear();
+      this.markAway(id);
+    }
+  }
+
+  onUncaughtException(error: Error & { client?: Client }, methodName: string) {
+    console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, (error as { cause?: unknown }).cause ?? error);
+    // Never the exception's text: it may name internals.
+    error.client?.send?.('error', errorReply('SERVER_ERROR', methodName === 'onMessage' ? 'message' : methodName));
+  }
+
+  /** Sends `error` { code, message, action } to one client; nothing else changes. */
+  refuse(client: Client, code: ErrorCode | RuleError, action: string): void {
+    client.send('error', typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
+  }
+
+  startGame(): void {
+    const seed = CockroachRoom.settings.seed?.() ?? randomBytes(16).toString('hex');
+    const started = Match.start(seed, [...this.state.players.keys()], this.gameOptions);
+    if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
+    this.match = started.match;
+    this.applyGameChange();
+    this.updateListing();
+  }
+
+  /** A player's action through the rules; applied actions are logged by the match. */
+  play(client: Client, action: Action, actionName: string): void {
+    const result = this.match!.act(client.sessionId, action);
+    if (!result.ok) return this.refuse(client, result.error, actionName);
+    this.applyGameChange();
+  }
+
+  /**
+   * The single way a game change reaches clients: away players act at once, the schema follows
+   * the game, and the patch leaves now rather than on the next tick.
+   */
+  private applyGameChange(): void {
+    const match = this.match!;
+    while (match.game.phase === 'playing' && this.isAway(activePlayer(match.game)!)) match.actByDefault();
+    projectGame(this.state, match.game);
+    this.broadcastPatch();
+    if (match.game.phase === 'ended' && !this.resultSent) {
+      this.resultSent = true;
+      this.broadcast('result', gameResult(match.game, this.nicknames()));
+      this.updateListing();
+      if (this.everyoneAway()) this.disconnect().catch(() => undefined);
+    }
+  }
+
+  private markAway(id: PlayerId): void {
+    setPresence(this.state, id, { connected: false, away: true });
+    if (this.match && this.state.phase === 'playing') this.applyGameChange();
+  }
+
+  private isAway(id: PlayerId): boolean {
+    return this.state.players.get(id)?.away === true;
+  }
+
+  private everyoneAway(): boolean {
+    return [...this.state.players.values()].every((p) => p.away);
+  }
+
+  nicknames(): Record<PlayerId, string> {
+    const names: Record<PlayerId, string> = {};
+    this.state.players.forEach((p, id) => (names[id] = p.nickname));
+    return names;
+  }
+
+  private parseJoin(raw: unknown): JoinRequest {
+    const parsed = parseJoinOptions(raw);
+    if (!parsed.ok) throw refusal(parsed.code, parsed.field);
+    return parsed.join;
+  }
+
+  private assertSeatFor(join: JoinRequest): void {
+    if (join.spectator) {
+      if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
+    } else {
+      if (this.state.phase !== 'lobby') throw refusal('LATE_JOIN');
+      if (this.state.players.size >= MAX_PLAYERS) throw refusal('ROOM_FULL');
+    }
+  }
+
+  /** Listed for quick match only while an open lobby has a free seat. */
+  private updateListing(): void {
+    const hidden = this.isPrivate || this.state.phase !== 'lobby' || this.state.players.size >= MAX_PLAYERS;
+    const host = this.state.players.get(this.state.hostId)?.nickname ?? '';
+    void this.setPrivate(hidden).catch(() => undefined);
+    void this.setMetadata({
+      phase: this.state.phase,
+      seats: this.state.players.size,
+      maxSeats: MAX_PLAYERS,
+      spectators: this.spectators.size,
+      host,
+      options: { ...this.gameOptions, ...(this.match ? { loseCount: this.match.game.options.loseCount } : {}) },
+    }).catch(() => undefined);
+  }
+}
+
+/** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */
+function refusal(code: ErrorCode, field?: string): ServerError {
+  return new ServerError(ColyseusErrorCode.APPLICATION_ERROR, joinErrorText(code, field));
+}
+
+function echoType(type: unknown): string {
+  return typeof type === 'string' && /^[A-Za-z0-9_]{1,32}$/.test(type) ? type : '';
+}

@@ -1,0 +1,101 @@
+/**
+ * The room's synced state: field definitions and visibility rules only. It imports nothing but
+ * @colyseus/schema so the client SDK can ship these classes to decode typed state.
+ *
+ * Visibility (schema 2.x `@filter`, decorator above `@type`):
+ * - `Player.hand`: its owner only, and everyone once the game has ended;
+ * - `Round.cardKind`: only the players listed in the same instance's `seen`.
+ * The two-player removed cards are written only when the game ends, so no filter is needed.
+ * Strings use "" for "nobody/none" (a schema string cannot hold null).
+ */
+import { ArraySchema, filter, MapSchema, Schema, type } from '@colyseus/schema';
+
+interface SessionClient {
+  sessionId: string;
+}
+
+export class HandCard extends Schema {
+  @type('uint8') id = 0;
+  @type('string') kind = '';
+}
+
+export class Player extends Schema {
+  @type('string') id = '';
+  @type('string') nickname = '';
+  /** Seat index from 0 once the game started; -1 in the lobby. */
+  @type('int8') seat = -1;
+  @type('uint8') handCount = 0;
+  /** Face-up kinds in the order they landed. */
+  @type(['string']) front = new ArraySchema<string>();
+  @type('boolean') connected = true;
+  @type('boolean') away = false;
+
+  @filter(function (this: Player, client: SessionClient, _value: unknown, root: CockroachState) {
+    return client.sessionId === this.id || root.phase === 'ended';
+  })
+  @type({ map: HandCard })
+  hand = new MapSchema<HandCard>();
+}
+
+export class Claim extends Schema {
+  @type('string') from = '';
+  @type('string') to = '';
+  @type('string') claim = '';
+}
+
+/** A fresh instance per round: a filter never takes a value back, so secrets never share one. */
+export class Round extends Schema {
+  @type('uint16') no = 0;
+  @type('string') starter = '';
+  @type('string') holder = '';
+  @type('string') lastPasser = '';
+  @type('string') claim = '';
+  @type(['string']) seen = new ArraySchema<string>();
+  @type([Claim]) claims = new ArraySchema<Claim>();
+  /** Epoch ms when whoever must act runs out of time; 0 when nobody is on the clock. */
+  @type('float64') deadline = 0;
+  @type('boolean') hasCard = false;
+
+  @filter(function (this: Round, client: SessionClient) {
+    return this.seen.includes(client.sessionId);
+  })
+  @type('string')
+  cardKind = '';
+}
+
+export class LastReveal extends Schema {
+  @type('string') kind = '';
+  @type('string') claim = '';
+  @type('string') call = '';
+  @type('string') caller = '';
+  @type('boolean') correct = false;
+  @type('string') takenBy = '';
+}
+
+export class RoomOptions extends Schema {
+  /** 0 in the lobby when not given; the resolved number from the start on. */
+  @type('uint8') loseCount = 0;
+  @type('uint8') turnSeconds = 30;
+  @type('boolean') claimHistory = true;
+  @type('boolean') quickChat = true;
+  @type('boolean') eightKindsRule = false;
+  @type('boolean') twoPlayerPass = false;
+  @type('boolean') showSeenBy = true;
+  @type('boolean') private = false;
+}
+
+export class CockroachState extends Schema {
+  @type('string') phase: 'lobby' | 'playing' | 'ended' = 'lobby';
+  @type('string') hostId = '';
+  @type(RoomOptions) options = new RoomOptions();
+  @type(['string']) order = new ArraySchema<string>();
+  @type({ map: Player }) players = new MapSchema<Player>();
+  @type(Round) round = new Round();
+  @type(LastReveal) lastReveal?: LastReveal;
+  @type('string') loser = '';
+  @type('string') lossReason = '';
+  /** Two-player set-aside kinds: empty until the game has ended. */
+  @type(['string']) removed = new ArraySchema<string>();
+  /** Actions applied so far; a client may quote it so a stale tap is refused. */
+  @type('uint32') step = 0;
+}

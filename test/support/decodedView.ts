@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { MapSchema } from '@colyseus/schema';
+import type { PlayerView } from '../../server/rules';
+import { CockroachState, HandCard, Player, Round } from '../../server/schema/CockroachState';
+
+/** One decoded change as @colyseus/schema 2.x reports it from `state.decode()`. */
+export interface DecodedChange {
+  refId: number;
+  op: number;
+  field: string | number;
+  dynamicIndex?: string | number;
+  value: unknown;
+}
+
+/**
+ * What a client's decoded state says, in the shape of the rules' PlayerView, so the two can be
+ * compared field by field. `hand` is read for every player: a non-empty hand of someone else
+ * means it reached this client.
+ */
+export function viewOfDecoded(state: CockroachState): Omit<PlayerView, 'options'> & { handsSeen: Record<string, Record<string, string>> } {
+  const players: PlayerView['players'] = {};
+  const handsSeen: Record<string, Record<string, string>> = {};
+  state.players.forEach((p, id) => {
+    players[id] = { id: p.id, seat: p.seat, handCount: p.handCount, front: [...p.front] as PlayerView['players'][string]['front'] };
+    const hand: Record<string, string> = {};
+    p.hand?.forEach((card, key) => (hand[key] = card.kind));
+    if (Object.keys(hand).length > 0) handsSeen[id] = hand;
+  });
+  const r = state.round;
+  const lr = state.lastReveal;
+  return {
+    phase: state.phase as PlayerView['phase'],
+    step: state.step,
+    order: [...state.order],
+    players,
+    handsSeen,
+    round: {
+      no: r.no,
+      starter: r.starter,
+      holder: r.holder || null,
+      lastPasser: r.lastPasser || null,
+      claim: (r.claim || null) as PlayerView['round']['claim'],
+      seen: [...r.seen],
+      claims: r.claims.map((c) => ({ from: c.from, to: c.to, claim: c.claim as PlayerView['round']['claim'] & string })),
+      hasCard: r.hasCard,
+      ...(r.cardKind ? { cardKind: r.cardKind as PlayerView['round']['claim'] & string } : {}),
+    },
+    lastReveal: lr
+      ? { kind: lr.kind, claim: lr.claim, call: lr.call, caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy } as PlayerView['lastReveal']
+      : null,
+    loser: state.loser || null,
+    lossReason: (state.lossReason || null) as PlayerView['lossReason'],
+    ...(state.removed.length || state.phase === 'ended' ? { removed: [...state.removed] as PlayerView['removed'] } : {}),
+  };
+}
+
+/** The decoded state holds exactly what `view` allows: all of it, and nothing more. */
+export function assertDecodedMatchesView(state: CockroachState, view: PlayerView, who: string): void {
+  const decoded = viewOfDecoded(state);
+  const expectedHands: Record<string, Record<string, string>> = {};
+  const players: PlayerView['players'] = {};
+  for (const [id, entry] of Object.entries(view.players)) {
+    const { hand, ...rest } = entry;
+    players[id] = rest;
+    if (hand && Object.keys(hand).length > 0) expectedHands[id] = hand;
+  }
+  const { options: _options, ...expected } = view;
+  const { handsSeen, ...actual } = decoded;
+  assert.deepEqual(handsSeen, expectedHands, `${who}: hands decoded differ from what they may know`);
+  assert.deepEqual(actual, { ...expected, players }, `${who}: decoded state differs from the rules' view`);
+}
+
+/**
+ * Every change a client decoded must be something it may know at that moment: a card of a hand
+ * only its owner's (or after the end), `cardKind` only when the view holds it, removed cards
+ * only after the end. A value sent and then overwritten in the same patch is caught here.
+ */
+export function assertChangesAllowed(state: CockroachState, changes: DecodedChange[], view: PlayerView, me: string | null, who: string): void {
+  const refs: Map<number, unknown> = (state as unknown as { $changes: { root: { refs: Map<number, unknown> } } }).$changes.root.refs;
+  const ended = view.phase === 'ended';
+  const handOwner = new Map<unknown, string>();
+  state.players.forEach((p, id) => handOwner.set(p.hand, id));
+  for (const change of changes) {
+    const ref = refs.get(change.refId);
+    if (ref instanceof Round && change.field === 'cardKind' && change.value) {
+      assert.equal(change.value, view.round.cardKind, `${who}: received cardKind it may not know`);
+    }
+    if (ref instanceof Player && change.field === 'hand' && !ended) {
+      assert.equal(ref.id, me, `${who}: received another player's hand`);
+    }
+    if (ref instanceof MapSchema && handOwner.has(ref) && !ended) {
+      assert.equal(handOwner.get(ref), me, `${who}: received a card of another player's hand`);
+    }
+    if (ref instanceof HandCard && !ended) {
+      const mine = me !== null && [...(state.players.get(me)?.hand.values() ?? [])].includes(ref);
+      assert.ok(mine || change.value === undefined, `${who}: received a hand card that is not theirs`);
+    }
+    if (ref === state.removed && !ended) assert.fail(`${who}: received removed cards before the end`);
+  }
+}

@@ -1,0 +1,99 @@
+import { Client, Room } from 'colyseus.js';
+import { matchMaker } from 'colyseus';
+import { startServer, RunningServer, ROOM_NAME } from '../../server/app';
+import { CockroachRoom } from '../../server/room/CockroachRoom';
+import { CockroachState } from '../../server/schema/CockroachState';
+import type { DecodedChange } from './decodedView';
+
+export { ROOM_NAME };
+
+export interface TestServer {
+  server: RunningServer;
+  endpoint: string;
+  client(): Client;
+  serverRoom(roomId: string): CockroachRoom;
+}
+
+/** An in-process server on a free port; real sockets, real colyseus.js 0.15 clients. */
+export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}): Promise<TestServer> {
+  const server = await startServer({ port: 0, reconnectGraceSeconds: 90 });
+  Object.assign(CockroachRoom.settings, settings);
+  const endpoint = `ws://127.0.0.1:${server.port}`;
+  return {
+    server,
+    endpoint,
+    client: () => new Client(endpoint),
+    serverRoom: (roomId) => matchMaker.getRoomById(roomId) as CockroachRoom,
+  };
+}
+
+/**
+ * A joined client that records what it decodes (every change of every patch) and every message
+ * it receives, so tests can wait on them instead of sleeping.
+ */
+export class Tracked {
+  readonly changes: DecodedChange[][] = [];
+  readonly messages: { type: string | number; message: any }[] = [];
+  private waiters: { test: () => boolean; resolve: () => void }[] = [];
+
+  constructor(readonly room: Room<CockroachState>, readonly label: string) {
+    const state = room.state;
+    const decode = state.decode.bind(state);
+    state.decode = ((...args: Parameters<CockroachState['decode']>) => {
+      const changes = decode(...args) as unknown as DecodedChange[];
+      this.changes.push(changes);
+      this.wake();
+      return changes as never;
+    }) as CockroachState['decode'];
+    room.onMessage('*', (type, message) => {
+      this.messages.push({ type, message });
+      this.wake();
+    });
+  }
+
+  get id(): string {
+    return this.room.sessionId;
+  }
+
+  get state(): CockroachState {
+    return this.room.state;
+  }
+
+  /** Resolves once `test()` holds, re-checked after each decoded patch or message. */
+  until(test: () => boolean, what: string, ms = 5000): Promise<void> {
+    if (test()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.label}: timed out waiting for ${what}`)), ms);
+      this.waiters.push({ test, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  nextMessage(type: string, ms = 5000): Promise<any> {
+    const seen = this.messages.length;
+    return this.until(() => this.messages.slice(seen).some((m) => m.type === type), `message ${type}`, ms).then(
+      () => this.messages.slice(seen).find((m) => m.type === type)!.message,
+    );
+  }
+
+  messagesOf(type: string): any[] {
+    return this.messages.filter((m) => m.type === type).map((m) => m.message);
+  }
+
+  private wake() {
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.test()) return true;
+      w.resolve();
+      return false;
+    });
+  }
+}
+
+export async function create(ts: TestServer, options: Record<string, unknown>, label = 'host'): Promise<Tracked> {
+  const room = await ts.client().create<CockroachState>(ROOM_NAME, options, CockroachState);
+  return new Tracked(room, label);
+}
+
+export async function joinById(ts: TestServer, roomId: string, options: Record<string, unknown>, label: string): Promise<Tracked> {
+  const room = await ts.client().joinById<CockroachState>(roomId, options, CockroachState);
+  return new Tracked(room, label);
+}
