@@ -108,8 +108,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     }
   }
 
-  onUncaughtException(error: Error & { client?: Client }, methodName: string) {
-    console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, (error as { cause?: unknown }).cause ?? error);
+  onUncaughtException(error: Error & { client?: Client; cause?: unknown }, methodName: string) {
+    // Our own join refusals pass through here on their way to the client: nothing went wrong.
+    if (error.cause instanceof ServerError) return;
+    console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, error.cause ?? error);
     // Never the exception's text: it may name internals.
     error.client?.send?.('error', errorReply('SERVER_ERROR', methodName === 'onMessage' ? 'message' : methodName));
   }

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
+import { addSeatedPlayer, projectGame } from '../../server/project';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { assertChangesAllowed, assertDecodedMatchesView, DecodedChange } from '../support/decodedView';
+
+/**
+ * The room's encoding path without sockets, as Colyseus's SchemaSerializer runs it: encode the
+ * changes once, filter them per client, decode each client's bytes into its own state.
+ */
+class FilteredWire {
+  readonly decoded = new Map<string | null, CockroachState>();
+  private readonly clients = new Map<string | null, { sessionId: string }>();
+
+  constructor(private readonly state: CockroachState, viewers: (string | null)[]) {
+    this.state.encodeAll(true);
+    for (const viewer of viewers) {
+      const client = { sessionId: viewer ?? 'spectator-session' };
+      this.clients.set(viewer, client);
+      const decoded = new CockroachState();
+      decoded.decode(this.state.applyFilters(client, true));
+      this.decoded.set(viewer, decoded);
+    }
+    this.state.discardAllChanges();
+  }
+
+  patch(): Map<string | null, DecodedChange[]> {
+    const changes = new Map<string | null, DecodedChange[]>();
+    this.state.encode(false, [], true);
+    for (const [viewer, client] of this.clients) {
+      const bytes = this.state.applyFilters(client);
+      changes.set(viewer, this.decoded.get(viewer)!.decode(bytes) as unknown as DecodedChange[]);
+    }
+    this.state.discardAllChanges();
+    return changes;
+  }
+}
+
+function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>) {
+  const ids = Array.from({ length: count }, (_, i) => `player${i}`);
+  const options = validateOptions(rawOptions);
+  assert.ok(options.ok);
+  const state = new CockroachState();
+  ids.forEach((id) => addSeatedPlayer(state, id, id));
+  const wire = new FilteredWire(state, [...ids, null]);
+  const started = Match.start(seed, ids, options.options);
+  assert.ok(started.ok);
+  const { match } = started;
+  const bot = seedRng(`${seed}-bot`);
+  const check = () => {
+    projectGame(state, match.game);
+    const changes = wire.patch();
+    for (const [viewer, decoded] of wire.decoded) {
+      const view = viewFor(match.game, viewer);
+      const who = viewer ?? 'spectator';
+      assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
+      assertDecodedMatchesView(decoded, view, who);
+    }
+  };
+  check();
+  while (match.game.phase === 'playing') {
+    const player = activePlayer(match.game)!;
+    if (match.game.step % 5 === 4) match.actByDefault();
+    else assert.ok(match.act(player, randomLegalAction(match.game, player, bot)!).ok);
+    check();
+  }
+  return match;
+}
+
+describe('views: encode, filter per client, decode — without sockets', () => {
+  for (const count of [2, 3, 4, 5, 6]) {
+    it(`gives each of ${count} players and a spectator exactly their view after every action`, () => {
+      for (let g = 0; g < 4; g++) {
+        const match = playChecked(`filters-${count}-${g}`, count, { twoPlayerPass: g % 2 === 0, claimHistory: g !== 1, eightKindsRule: g === 3 });
+        assert.equal(match.game.phase, 'ended');
+      }
+    });
+  }
+
+  it('would catch a leak: an unfiltered hand decodes where it must not', () => {
+    const state = new CockroachState();
+    addSeatedPlayer(state, 'a', 'a');
+    addSeatedPlayer(state, 'b', 'b');
+    const wire = new FilteredWire(state, ['a', 'b']);
+    const options = validateOptions({});
+    assert.ok(options.ok);
+    const started = Match.start('leak', ['a', 'b'], options.options);
+    assert.ok(started.ok);
+    projectGame(state, started.match.game);
+    wire.patch();
+    // Hand a's cards to b's client by lying about who b is: the check must notice.
+    const decodedB = wire.decoded.get('b')!;
+    assert.throws(() => assertDecodedMatchesView(decodedB, viewFor(started.match.game, 'a'), 'b as a'), /hands decoded differ/);
+  });
+});
