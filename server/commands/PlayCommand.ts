@@ -16,6 +16,6 @@ export abstract class PlayCommand extends RoomCommand {
     if (!match || this.state.phase !== 'playing') return this.refuse('NOT_PLAYING');
     if (this.room.spectators.has(client.sessionId)) return this.refuse('SPECTATOR');
     if (parsed.step !== undefined && parsed.step !== match.game.step) return this.refuse('STALE_ACTION');
-    this.room.play(client, parsed.value, this.action);
+    this.room.play(client, parsed.value, this.action, parsed.step);
   }
 }

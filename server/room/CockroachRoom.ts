@@ -3,8 +3,10 @@ import { Dispatcher } from '@colyseus/command';
 import { Client, ErrorCode as ColyseusErrorCode, Room, ServerError } from 'colyseus';
 import { activePlayer, gameResult, GameOptions, Match, MAX_PLAYERS, PlayerId, RuleError, Action } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
-import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer, setHost, setPresence } from '../project';
+import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer, setDeadline, setHost, setPresence } from '../project';
 import { COMMANDS } from '../commands';
+import { TimeoutCommand } from '../commands/TimeoutCommand';
+import { TurnClock } from './TurnClock';
 import { errorReply, ErrorCode, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
 import { RateLimiter } from './RateLimiter';
@@ -12,6 +14,12 @@ import { RateLimiter } from './RateLimiter';
 export const MAX_SPECTATORS = 10;
 const CHAT_BURST = 5;
 const CHAT_REFILL_MS = 2000;
+/**
+ * After the clock played a player's turn, an action of theirs without `step` arriving this soon
+ * was meant for the turn that is gone, not for a new one (a human cannot see and answer a new
+ * turn that fast). With `step` the check is exact.
+ */
+export const LATE_ACTION_WINDOW_MS = 2000;
 
 export interface RoomSettings {
   reconnectGraceSeconds: number;
@@ -43,6 +51,9 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private gameOptions!: GameOptions;
   private isPrivate = false;
   private resultSent = false;
+  private readonly turnClock = new TurnClock(this.clock, (step) => this.dispatcher.dispatch(new TimeoutCommand(), { step }));
+  /** When the clock last played each player's turn (room clock ms). */
+  private readonly autoPlayedAt = new Map<PlayerId, number>();
 
   onCreate(raw: unknown) {
     // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
@@ -131,9 +142,24 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   }
 
   /** A player's action through the rules; applied actions are logged by the match. */
-  play(client: Client, action: Action, actionName: string): void {
-    const result = this.match!.act(client.sessionId, action);
+  play(client: Client, action: Action, actionName: string, step: number | undefined): void {
+    const id = client.sessionId;
+    const autoPlayed = this.autoPlayedAt.get(id);
+    if (step === undefined && autoPlayed !== undefined && this.turnClock.now() - autoPlayed < LATE_ACTION_WINDOW_MS) {
+      return this.refuse(client, 'STALE_ACTION', actionName);
+    }
+    const result = this.match!.act(id, action);
     if (!result.ok) return this.refuse(client, result.error, actionName);
+    this.autoPlayedAt.delete(id);
+    this.applyGameChange();
+  }
+
+  /** The turn clock expired at `step`: play the default action for whoever had to act. */
+  playDefault(step: number): void {
+    const match = this.match;
+    if (!match || match.game.phase !== 'playing' || match.game.step !== step) return;
+    const played = match.actByDefault();
+    if (played) this.autoPlayedAt.set(played.player, this.turnClock.now());
     this.applyGameChange();
   }
 
@@ -145,6 +171,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     const match = this.match!;
     while (match.game.phase === 'playing' && this.isAway(activePlayer(match.game)!)) match.actByDefault();
     projectGame(this.state, match.game);
+    // Every applied action hands the decision to someone new, or (a peek) asks for a new one.
+    if (match.game.phase === 'playing') setDeadline(this.state, this.turnClock.restart(match.game.options.turnSeconds * 1000, match.game.step));
+    else {
+      this.turnClock.stop();
+      setDeadline(this.state, 0);
+    }
     this.broadcastPatch();
     if (match.game.phase === 'ended' && !this.resultSent) {
       this.resultSent = true;

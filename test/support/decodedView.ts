@@ -31,7 +31,7 @@ export function viewOfDecoded(state: CockroachState): Omit<PlayerView, 'options'
   return {
     phase: state.phase as PlayerView['phase'],
     step: state.step,
-    order: [...state.order],
+    order: [...state.order] as string[],
     players,
     handsSeen,
     round: {
@@ -40,7 +40,7 @@ export function viewOfDecoded(state: CockroachState): Omit<PlayerView, 'options'
       holder: r.holder || null,
       lastPasser: r.lastPasser || null,
       claim: (r.claim || null) as PlayerView['round']['claim'],
-      seen: [...r.seen],
+      seen: [...r.seen] as string[],
       claims: r.claims.map((c) => ({ from: c.from, to: c.to, claim: c.claim as PlayerView['round']['claim'] & string })),
       hasCard: r.hasCard,
       ...(r.cardKind ? { cardKind: r.cardKind as PlayerView['round']['claim'] & string } : {}),

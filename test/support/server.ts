@@ -33,7 +33,7 @@ export async function bootTestServer(settings: Partial<typeof CockroachRoom.sett
  */
 export class Tracked {
   readonly changes: DecodedChange[][] = [];
-  readonly messages: { type: string | number; message: any }[] = [];
+  readonly messages: { type: unknown; message: any }[] = [];
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
 
   constructor(readonly room: Room<CockroachState>, readonly label: string) {
