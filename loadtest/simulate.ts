@@ -1,0 +1,149 @@
+// Plays seeded random games against the pure rules core and prints how fast it runs, how long
+// games last and how they end. No server, no sockets: this is the rules core's ceiling.
+//
+//   npm run simulate -- --games 10000 [--players N] [--seed S] [--auto PERCENT] [--verify]
+//
+// Bots pick uniform legal moves with their own seeded RNG (seedRng, never Math.random); a share
+// of moves (--auto, default 10%) is the timeout default instead, as in rooms where players idle.
+// Player counts cycle 2..6 unless --players is given; options cycle through a fixed mix.
+import {
+  activePlayer,
+  GameOptions,
+  LossReason,
+  Match,
+  randInt,
+  randomLegalAction,
+  replayGame,
+  seedRng,
+  validateOptions,
+} from '../server/rules';
+
+interface Args {
+  games: number;
+  players: number | null;
+  seed: string;
+  autoPercent: number;
+  verify: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { games: 1000, players: null, seed: 'sim', autoPercent: 10, verify: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--games') args.games = Number(value());
+    else if (flag === '--players') args.players = Number(value());
+    else if (flag === '--seed') args.seed = value();
+    else if (flag === '--auto') args.autoPercent = Number(value());
+    else if (flag === '--verify') args.verify = true;
+    else throw new Error(`unknown argument ${flag}`);
+  }
+  if (!Number.isInteger(args.games) || args.games < 1) throw new Error('--games must be a positive integer');
+  if (args.players !== null && !(Number.isInteger(args.players) && args.players >= 2 && args.players <= 6)) {
+    throw new Error('--players must be 2..6');
+  }
+  if (!(args.autoPercent >= 0 && args.autoPercent <= 100)) throw new Error('--auto must be 0..100');
+  return args;
+}
+
+/** The option mix games cycle through (house rules on and off, every loseCount, history off). */
+const MIXES: Partial<GameOptions>[] = [
+  {},
+  { eightKindsRule: true },
+  { twoPlayerPass: true },
+  { loseCount: 3 },
+  { loseCount: 5, claimHistory: false },
+  { loseCount: 4, eightKindsRule: true, twoPlayerPass: true },
+];
+
+interface GameStats {
+  players: number;
+  actions: number;
+  rounds: number;
+  reason: LossReason;
+  ms: number;
+}
+
+function playGame(args: Args, index: number): GameStats {
+  const players = args.players ?? 2 + (index % 5);
+  const seed = `${args.seed}/${index}`;
+  const checked = validateOptions(MIXES[Math.floor(index / 5) % MIXES.length]);
+  if (!checked.ok) throw new Error(`bad option mix: ${checked.error.code}`);
+  const ids = Array.from({ length: players }, (_, i) => `p${i}`);
+  const t0 = performance.now();
+  const started = Match.start(seed, ids, checked.options);
+  if (!started.ok) throw new Error(`setup refused: ${started.error.code}`);
+  const { match } = started;
+  const game = match.game;
+  const bot = seedRng(`${seed}/bots`);
+  const bound = 64 * (2 * players + 1);
+
+  while (game.phase === 'playing') {
+    if (game.step > bound) throw new Error(`${seed}: no end after ${game.step} actions`);
+    if (randInt(bot, 100) < args.autoPercent) {
+      match.actByDefault();
+      continue;
+    }
+    const player = activePlayer(game)!;
+    const result = match.act(player, randomLegalAction(game, player, bot)!);
+    if (!result.ok) throw new Error(`${seed}: legal move refused (${result.error.code})`);
+  }
+  const ms = performance.now() - t0;
+  if (args.verify && JSON.stringify(replayGame(match.record)) !== JSON.stringify(game)) {
+    throw new Error(`${seed}: replay differs`);
+  }
+  return { players, actions: game.step, rounds: game.round.no - 1, reason: game.lossReason!, ms };
+}
+
+/** Nearest-rank percentile of sorted numbers. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function spread(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  return [s[0], percentile(s, 50), percentile(s, 90), percentile(s, 99), s[s.length - 1]].map((v) => String(v).padStart(4)).join(' / ');
+}
+
+const REASONS: LossReason[] = ['four', 'eightKinds', 'emptyHand'];
+
+function report(label: string, stats: GameStats[], wallMs?: number) {
+  const ms = wallMs ?? stats.reduce((t, g) => t + g.ms, 0);
+  const actions = stats.reduce((t, g) => t + g.actions, 0);
+  const rate = (n: number) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
+  console.log(`\n${label}: ${stats.length} games, ${actions} actions in ${(ms / 1000).toFixed(2)} s`);
+  console.log(`  games/s ${rate(stats.length)}   actions/s ${rate(actions)}`);
+  console.log(`  actions per game  min/p50/p90/p99/max ${spread(stats.map((g) => g.actions))}`);
+  console.log(`  rounds per game   min/p50/p90/p99/max ${spread(stats.map((g) => g.rounds))}`);
+  const reasons = REASONS.map((r) => {
+    const n = stats.filter((g) => g.reason === r).length;
+    return `${r} ${n} (${((100 * n) / stats.length).toFixed(1)}%)`;
+  });
+  console.log(`  loss reasons      ${reasons.join('   ')}`);
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  console.log(
+    `simulate: ${args.games} games, players ${args.players ?? '2..6 cycling'}, seed "${args.seed}", ` +
+      `${args.autoPercent}% timeout defaults${args.verify ? ', replay verified' : ''}; node ${process.version}`,
+  );
+  const stats: GameStats[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < args.games; i++) stats.push(playGame(args, i));
+  const wall = performance.now() - t0;
+  report('all games (wall clock)', stats, wall);
+  const counts = [...new Set(stats.map((g) => g.players))].sort();
+  if (counts.length > 1) for (const n of counts) report(`${n} players (time inside games)`, stats.filter((g) => g.players === n));
+}
+
+try {
+  main();
+} catch (e) {
+  console.error(`simulate: ${(e as Error).message}`);
+  process.exit(1);
+}
