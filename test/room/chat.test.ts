@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { bootTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { openTable, startTable } from '../support/table';
 
 describe('room: quick chat', function () {
   this.timeout(20000);
-  let ts: TestServer;
-  before(async () => {
-    ts = await bootTestServer();
-  });
-  after(async () => {
-    await ts.server.close();
-  });
+  const ts = useTestServer();
 
   it('sends a phrase key from a seated player to everyone, spectators included', async () => {
     const table = await openTable(ts, 3);

@@ -3,7 +3,7 @@ import { KINDS } from '../../server/rules';
 import { CockroachRoom, LATE_ACTION_WINDOW_MS } from '../../server/room/CockroachRoom';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
-import { bootTestServer, TestServer, Tracked } from '../support/server';
+import { TestServer, Tracked, useTestServer } from '../support/server';
 import { openTable, startTable, syncAndCheck, Table } from '../support/table';
 
 async function settle(table: Table, step: number) {
@@ -21,13 +21,7 @@ async function started(ts: TestServer, count: number, options: Record<string, un
 
 describe('room: turn clock, timeouts, reconnection and away players', function () {
   this.timeout(20000);
-  let ts: TestServer;
-  before(async () => {
-    ts = await bootTestServer({ reconnectGraceSeconds: 90 });
-  });
-  after(async () => {
-    await ts.server.close();
-  });
+  const ts = useTestServer({ reconnectGraceSeconds: 90 });
 
   it('sets the deadline to now + turnSeconds for the starter, and offers a random card to the next seat on timeout', async () => {
     const { table, clock, game, seat } = await started(ts, 3, { turnSeconds: 15 });

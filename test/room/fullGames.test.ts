@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { activePlayer, gameResult, randomLegalAction, seedRng } from '../../server/rules';
-import { bootTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
 
 const MIX: Record<number, Record<string, unknown>> = {
@@ -13,13 +13,7 @@ const MIX: Record<number, Record<string, unknown>> = {
 
 describe('room: full games over real sockets, every patch checked against the rules view', function () {
   this.timeout(60000);
-  let ts: TestServer;
-  before(async () => {
-    ts = await bootTestServer();
-  });
-  after(async () => {
-    await ts.server.close();
-  });
+  const ts = useTestServer();
 
   for (const count of [2, 3, 4, 5, 6]) {
     it(`plays a ${count}-player game with a spectator to its result, leaking nothing`, async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
-import { bootTestServer, create, joinById, ROOM_NAME, TestServer, Tracked } from '../support/server';
+import { useTestServer, create, joinById, ROOM_NAME, Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
@@ -18,13 +18,7 @@ async function roomCount(): Promise<number> {
 
 describe('room: lobby, seats and listing', function () {
   this.timeout(20000);
-  let ts: TestServer;
-  before(async () => {
-    ts = await bootTestServer();
-  });
-  after(async () => {
-    await ts.server.close();
-  });
+  const ts = useTestServer();
   afterEach(async () => {
     await Promise.all(matchMaker.disconnectAll());
   });

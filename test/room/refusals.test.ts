@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { bootTestServer, TestServer, Tracked } from '../support/server';
+import { useTestServer, Tracked } from '../support/server';
 import { openTable, startTable, syncAndCheck, Table } from '../support/table';
 
 const HANGUL = /[\uAC00-\uD7A3]/;
@@ -28,13 +28,7 @@ async function act(table: Table, from: Tracked, type: string, payload: unknown =
 
 describe('room: every refusal answered with its code, changing nothing', function () {
   this.timeout(20000);
-  let ts: TestServer;
-  before(async () => {
-    ts = await bootTestServer();
-  });
-  after(async () => {
-    await ts.server.close();
-  });
+  const ts = useTestServer();
 
   it('walks a three-player round through each rule refusal', async () => {
     const table = await openTable(ts, 3);

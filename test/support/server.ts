@@ -27,6 +27,18 @@ export async function bootTestServer(settings: Partial<typeof CockroachRoom.sett
   };
 }
 
+/** Boots one server for the enclosing mocha `describe` and closes it after; filled in `before`. */
+export function useTestServer(settings: Partial<typeof CockroachRoom.settings> = {}): TestServer {
+  const ts = {} as TestServer;
+  before(async () => {
+    Object.assign(ts, await bootTestServer(settings));
+  });
+  after(async () => {
+    await ts.server.close();
+  });
+  return ts;
+}
+
 /**
  * A joined client that records what it decodes (every change of every patch) and every message
  * it receives, so tests can wait on them instead of sleeping.
