@@ -1,8 +1,8 @@
 import http from 'node:http';
 import express from 'express';
 import { Server } from 'colyseus';
-import { WebSocketTransport } from '@colyseus/ws-transport';
 import { CockroachRoom } from './room/CockroachRoom';
+import { GuardedTransport } from './transport/GuardedTransport';
 import type { ServerConfig } from './config';
 
 export const ROOM_NAME = 'cockroach-poker';
@@ -28,7 +28,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
 
   const httpServer = http.createServer(app);
   const gameServer = new Server({
-    transport: new WebSocketTransport({ server: httpServer, maxPayload: 4 * 1024 }),
+    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024 }),
     gracefullyShutdown: opts.exitOnSignal ?? false,
     greet: false,
   });

@@ -47,6 +47,8 @@ export class Tracked {
   readonly changes: DecodedChange[][] = [];
   readonly messages: { type: unknown; message: any }[] = [];
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
+  /** The close code once this client's connection has ended. */
+  leftWith: number | null = null;
 
   constructor(readonly room: Room<CockroachState>, readonly label: string) {
     const state = room.state;
@@ -57,6 +59,10 @@ export class Tracked {
       this.wake();
       return changes as never;
     }) as CockroachState['decode'];
+    room.onLeave((code) => {
+      this.leftWith = code;
+      this.wake();
+    });
     room.onMessage('*', (type, message) => {
       this.messages.push({ type, message });
       this.wake();
