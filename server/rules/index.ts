@@ -1,4 +1,4 @@
-// The pure rules of Cockroach Poker: no Colyseus, no clock, no Math.random.
+// The pure rules of Cockroach Poker: no network, no clock; every random draw comes from the seeded PRNG.
 export * from './kinds';
 export * from './errors';
 export * from './options';
