@@ -30,7 +30,3 @@ export function peekRefusal(game: Game): RuleError | null {
   if (passTargets(game).length === 0) return ruleError('NO_PASS_TARGET');
   return null;
 }
-
-export function kindOf(game: Game, cardId: number) {
-  return game.kinds[cardId];
-}
