@@ -3,6 +3,7 @@ import express from 'express';
 import { Server } from 'colyseus';
 import { CockroachRoom } from './room/CockroachRoom';
 import { GuardedTransport } from './transport/GuardedTransport';
+import { COMMANDS } from './commands';
 import type { ServerConfig } from './config';
 
 export const ROOM_NAME = 'cockroach-poker';
@@ -28,11 +29,15 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
 
   const httpServer = http.createServer(app);
   const gameServer = new Server({
-    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024 }),
+    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, messageTypes: Object.keys(COMMANDS) }),
     gracefullyShutdown: opts.exitOnSignal ?? false,
     greet: false,
   });
-  CockroachRoom.settings = { reconnectGraceSeconds: config.reconnectGraceSeconds };
+  CockroachRoom.settings = {
+    reconnectGraceSeconds: config.reconnectGraceSeconds,
+    messageBurst: config.messageBurst,
+    messagesPerSecond: config.messagesPerSecond,
+  };
   gameServer.define(ROOM_NAME, CockroachRoom);
   await gameServer.listen(config.port);
   const address = httpServer.address();

@@ -3,6 +3,9 @@ export interface ServerConfig {
   port: number;
   /** Seconds a dropped player's seat is held for a reconnect (RULINGS "Connections"). */
   reconnectGraceSeconds: number;
+  /** Per-client message rate: a burst, then a steady rate (flood protection). */
+  messageBurst: number;
+  messagesPerSecond: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -19,5 +22,7 @@ export function configFromEnv(): ServerConfig {
   return {
     port: intFromEnv('PORT', 2567, 0, 65535),
     reconnectGraceSeconds: intFromEnv('RECONNECT_GRACE_SECONDS', 90, 1, 3600),
+    messageBurst: intFromEnv('MESSAGE_BURST', 20, 1, 1_000_000),
+    messagesPerSecond: intFromEnv('MESSAGES_PER_SECOND', 10, 1, 1_000_000),
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
-import { Client, ErrorCode as ColyseusErrorCode, Room, ServerError } from 'colyseus';
+import { Client, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
 import { activePlayer, gameResult, GameOptions, Match, MAX_PLAYERS, PlayerId, RuleError, Action } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
 import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer, setDeadline, setHost, setPresence } from '../project';
@@ -20,9 +20,17 @@ const CHAT_REFILL_MS = 2000;
  * turn that fast). With `step` the check is exact.
  */
 export const LATE_ACTION_WINDOW_MS = 2000;
+/** A tapping child stays far below these; a script flooding does not. */
+export const DEFAULT_MESSAGE_BURST = 20;
+export const DEFAULT_MESSAGES_PER_SECOND = 10;
+/** Messages refused in a row for rate before the connection is closed. */
+export const FLOOD_DISCONNECT_AFTER = 50;
 
 export interface RoomSettings {
   reconnectGraceSeconds: number;
+  /** Every client message: a burst of this many, then `messagesPerSecond`. */
+  messageBurst: number;
+  messagesPerSecond: number;
   /** Tests only: a fixed seed source. Clients can never choose the seed. */
   seed?: () => string;
 }
@@ -41,12 +49,20 @@ export interface RoomMetadata {
  * writes in ../project, message handling in ../commands.
  */
 export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
-  static settings: RoomSettings = { reconnectGraceSeconds: 90 };
+  static settings: RoomSettings = { reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND };
 
   maxClients = MAX_PLAYERS + MAX_SPECTATORS;
   readonly dispatcher = new Dispatcher(this);
   readonly spectators = new Set<string>();
-  readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => Date.now());
+  readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.turnClock.now());
+  private readonly messageLimiter = new RateLimiter(
+    CockroachRoom.settings.messageBurst,
+    1000 / CockroachRoom.settings.messagesPerSecond,
+    () => this.turnClock.now(),
+  );
+  /** Consecutive messages refused for rate, per client. */
+  private readonly floodStreak = new Map<string, number>();
+  private failed = false;
   match: Match | null = null;
   private gameOptions!: GameOptions;
   private isPrivate = false;
@@ -68,9 +84,14 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
     for (const type of Object.keys(COMMANDS)) {
       const CommandClass = COMMANDS[type];
-      this.onMessage(type, (client, message) => this.dispatcher.dispatch(new CommandClass(), { client, message }));
+      this.onMessage(type, (client, message) => {
+        if (this.admit(client, type)) this.dispatcher.dispatch(new CommandClass(), { client, message });
+      });
     }
-    this.onMessage('*', (client, type) => this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type)));
+    // The transport guard closes on unknown types first; this answers if it is ever bypassed.
+    this.onMessage('*', (client, type) => {
+      if (this.admit(client, '')) this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type));
+    });
     this.updateListing();
   }
 
@@ -96,6 +117,9 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   async onLeave(client: Client, consented: boolean) {
     const id = client.sessionId;
     this.chatLimiter.forget(id);
+    this.messageLimiter.forget(id);
+    this.floodStreak.delete(id);
+    if (this.failed) return;
     if (this.spectators.delete(id)) return this.updateListing();
     if (!this.state.players.has(id)) return;
 
@@ -119,12 +143,54 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     }
   }
 
-  onUncaughtException(error: Error & { client?: Client; cause?: unknown }, methodName: string) {
+  onUncaughtException(error: Error & { cause?: unknown }, methodName: string) {
     // Our own join refusals pass through here on their way to the client: nothing went wrong.
     if (error.cause instanceof ServerError) return;
-    console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, error.cause ?? error);
-    // Never the exception's text: it may name internals.
-    error.client?.send?.('error', errorReply('SERVER_ERROR', methodName === 'onMessage' ? 'message' : methodName));
+    // A failed join or leave concerns one client; a failed action or timer may have left the
+    // game half-changed, and a half-changed game must not go on.
+    if (methodName === 'onMessage' || methodName === 'setTimeout' || methodName === 'setInterval') this.fail(methodName, error.cause ?? error);
+    else console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, error.cause ?? error);
+  }
+
+  /** Encoding runs on Colyseus's own patch interval too, outside every handler: contain it here. */
+  broadcastPatch(): boolean {
+    try {
+      return super.broadcastPatch();
+    } catch (error) {
+      this.fail('broadcastPatch', error);
+      return false;
+    }
+  }
+
+  /**
+   * This room cannot go on: tell its clients (no internals), stop its timers and commands, and
+   * close it. Other rooms and the process are untouched.
+   */
+  private fail(where: string, error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    console.error(`[room ${this.roomId}] failed in ${where}; closing the room:`, error);
+    this.turnClock.stop();
+    this.dispatcher.stop();
+    this.broadcast('error', errorReply('SERVER_ERROR', ''));
+    this.disconnect(Protocol.WS_CLOSE_WITH_ERROR).catch(() => undefined);
+  }
+
+  /**
+   * Per-client token bucket over every message. The first refused message of a streak is
+   * answered with RATE_LIMITED, the rest silently; a long streak closes the connection.
+   */
+  private admit(client: Client, type: string): boolean {
+    const id = client.sessionId;
+    if (this.messageLimiter.take(id)) {
+      this.floodStreak.delete(id);
+      return true;
+    }
+    const streak = (this.floodStreak.get(id) ?? 0) + 1;
+    this.floodStreak.set(id, streak);
+    if (streak === 1) this.refuse(client, 'RATE_LIMITED', type);
+    if (streak === FLOOD_DISCONNECT_AFTER) client.leave(Protocol.WS_CLOSE_WITH_ERROR);
+    return false;
   }
 
   /** Sends `error` { code, message, action } to one client; nothing else changes. */

@@ -6,21 +6,34 @@ import { isWellFormedFrame } from './frameGuard';
 /** Application close code Colyseus uses for a protocol error. */
 const CLOSE_WITH_ERROR = 4002;
 
+type TransportOptions = NonNullable<ConstructorParameters<typeof WebSocketTransport>[0]>;
+
 /**
  * The stock transport, with every incoming frame checked by `isWellFormedFrame` before any
  * listener (the room's decoder) sees it. A malformed frame closes that socket; nothing else.
  */
 export class GuardedTransport extends WebSocketTransport {
-  // The base class registers `this.onConnection` unbound, so `this` here is not the transport.
-  protected onConnection(rawClient: WebSocket, req?: IncomingMessage) {
-    const emit = rawClient.emit.bind(rawClient) as (event: string | symbol, ...args: unknown[]) => boolean;
-    rawClient.emit = ((event: string | symbol, ...args: unknown[]) => {
-      if (event === 'message' && !isWellFormedFrame(args[0], args[1] as boolean)) {
-        rawClient.close(CLOSE_WITH_ERROR);
-        return false;
-      }
-      return emit(event, ...args);
-    }) as WebSocket['emit'];
-    return (WebSocketTransport.prototype as unknown as { onConnection: Function }).onConnection.call(this, rawClient, req);
+  constructor(options: TransportOptions & { messageTypes: readonly string[] }) {
+    const { messageTypes, ...transportOptions } = options;
+    super(transportOptions);
+    const types: ReadonlySet<string> = new Set(messageTypes);
+    const connect = (WebSocketTransport.prototype as unknown as { onConnection: Function }).onConnection;
+    // The base class listens with an unbound method; replace it with a guarded one.
+    this.wss.removeAllListeners('connection');
+    this.wss.on('connection', (rawClient: WebSocket, req?: IncomingMessage) => {
+      guardFrames(rawClient, types);
+      return connect.call(this, rawClient, req);
+    });
   }
+}
+
+function guardFrames(rawClient: WebSocket, types: ReadonlySet<string>): void {
+  const emit = rawClient.emit.bind(rawClient) as (event: string | symbol, ...args: unknown[]) => boolean;
+  rawClient.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === 'message' && !isWellFormedFrame(args[0], args[1] as boolean, types)) {
+      rawClient.close(CLOSE_WITH_ERROR);
+      return false;
+    }
+    return emit(event, ...args);
+  }) as WebSocket['emit'];
 }

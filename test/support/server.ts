@@ -16,7 +16,8 @@ export interface TestServer {
 
 /** An in-process server on a free port; real sockets, real colyseus.js 0.15 clients. */
 export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}): Promise<TestServer> {
-  const server = await startServer({ port: 0, reconnectGraceSeconds: 90 });
+  // Test bots act as fast as patches arrive: no rate limit unless a test asks for one.
+  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1_000_000, messagesPerSecond: 1_000_000 });
   Object.assign(CockroachRoom.settings, settings);
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return {

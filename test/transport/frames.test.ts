@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { isWellFormedFrame } from '../../server/transport/frameGuard';
+import { isWellFormedFrame as checkFrame } from '../../server/transport/frameGuard';
 import { seedRng, randInt } from '../../server/rules';
 import { useTestServer, Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';
 
+const TYPES: ReadonlySet<string> = new Set(['start', 'offer', 'call', 'peek', 'pass', 'chat']);
+const isWellFormedFrame = (data: unknown, isBinary: boolean) => checkFrame(data, isBinary, TYPES);
 const frame = (...bytes: number[]) => Buffer.from(bytes);
 const typed = (type: string, ...payload: number[]) => Buffer.from([13, 0xa0 | type.length, ...Buffer.from(type), ...payload]);
 
@@ -33,6 +35,13 @@ describe('transport: frames are checked before Colyseus decodes them', function 
       for (const code of [0, 11, 14, 15, 16, 255]) assert.equal(isWellFormedFrame(frame(code), true), false, `code ${code}`);
       assert.equal(isWellFormedFrame(frame(10, 0), true), false, 'join ack with trailing bytes');
       assert.equal(isWellFormedFrame('peek', true), false);
+    });
+
+    it('refuses message types that are not ours, prototype keys included', () => {
+      for (const type of ['dance', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'Offer', 'offer ']) {
+        assert.equal(isWellFormedFrame(typed(type), true), false, type);
+      }
+      assert.equal(isWellFormedFrame(frame(13, 0xd9, 4, ...Buffer.from('peek')), true), true, 'str8 header');
     });
 
     it('never throws on random garbage, and passes only frames whose type fits', () => {
@@ -71,6 +80,18 @@ describe('transport: frames are checked before Colyseus decodes them', function 
       const [attacker, bystander] = table.players;
       await sendRaw(attacker, frame(13, 0xdb, 0xff, 0xff, 0xff, 0xff));
       await stillServes(bystander);
+    });
+
+    it('closes on unknown and prototype-key message types, sent as colyseus.js would', async () => {
+      const table = await openTable(ts, 3);
+      await startTable(table);
+      for (const [i, type] of ['__proto__', 'constructor'].entries()) {
+        const client = table.players[i + 1];
+        client.room.send(type, {});
+        await client.until(() => client.leftWith !== null, 'the socket to close');
+        assert.equal(client.leftWith, 4002);
+      }
+      await stillServes(table.players[0]);
     });
 
     it('closes on text frames and byte messages', async () => {
