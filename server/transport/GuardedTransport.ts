@@ -22,10 +22,18 @@ export class GuardedTransport extends WebSocketTransport {
     this.wss.removeAllListeners('connection');
     this.wss.on('connection', (rawClient: WebSocket, req?: IncomingMessage) => {
       guardFrames(rawClient, types);
-      return connect.call(this, rawClient, req);
+      const joining = connect.call(this, rawClient, req);
+      // The stock listener prints a stack trace per bad socket (oversized frame, bad opcode):
+      // a client could fill the logs at will. Count them instead; ws closes the socket itself.
+      rawClient.removeAllListeners('error');
+      rawClient.on('error', () => socketErrors.count++);
+      return joining;
     });
   }
 }
+
+/** Protocol-level socket errors seen (oversized or malformed WebSocket frames). */
+export const socketErrors = { count: 0 };
 
 function guardFrames(rawClient: WebSocket, types: ReadonlySet<string>): void {
   const emit = rawClient.emit.bind(rawClient) as (event: string | symbol, ...args: unknown[]) => boolean;
