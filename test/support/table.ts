@@ -34,9 +34,8 @@ export async function startTable(table: Table): Promise<void> {
  * the rules' view for that client: the full decoded state, and every change decoded since the
  * last check.
  */
-export async function syncAndCheck(table: Table): Promise<void> {
+export async function syncAndCheck(table: Table, clients: Tracked[] = [...table.players, table.spectator]): Promise<void> {
   const game = table.room.match!.game;
-  const clients = [...table.players, table.spectator];
   await Promise.all(
     clients.map((c) => c.until(() => c.state.step === game.step && c.state.phase === game.phase, `step ${game.step}`)),
   );
