@@ -6,6 +6,8 @@
  * binary, carries a protocol code a client may send, every length it declares fits inside it,
  * and its message type is one of ours.
  */
+import { unpack } from 'msgpackr';
+
 const JOIN_ROOM = 10;
 const LEAVE_ROOM = 12;
 const ROOM_DATA = 13;
@@ -41,5 +43,20 @@ function messageTypeFits(data: Uint8Array, messageTypes: ReadonlySet<string>): b
   }
   if (length === 0 || length > MAX_TYPE_LENGTH || start + length > data.length) return false;
   // A Set holds only what was put in it: no prototype key can match.
-  return messageTypes.has(Buffer.from(data.buffer, data.byteOffset + start, length).toString('latin1'));
+  if (!messageTypes.has(Buffer.from(data.buffer, data.byteOffset + start, length).toString('latin1'))) return false;
+  return payloadDecodes(data.subarray(start + length));
+}
+
+/**
+ * Colyseus unpacks the payload itself and, when that fails, prints a stack trace per frame: a
+ * client could fill the logs at will. Payloads are at most a few KB, so decoding twice is cheap.
+ */
+function payloadDecodes(payload: Uint8Array): boolean {
+  if (payload.length === 0) return true;
+  try {
+    unpack(payload);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -44,6 +44,12 @@ describe('transport: frames are checked before Colyseus decodes them', function 
       assert.equal(isWellFormedFrame(frame(13, 0xd9, 4, ...Buffer.from('peek')), true), true, 'str8 header');
     });
 
+    it('refuses a payload that is not valid msgpack (Colyseus would print a stack per frame)', () => {
+      assert.equal(isWellFormedFrame(typed('peek', 0xc1), true), false, '0xc1 is never used');
+      assert.equal(isWellFormedFrame(typed('peek', 0x92, 0x01), true), false, 'array cut short');
+      assert.equal(isWellFormedFrame(typed('peek', 0x80), true), true, 'empty map');
+    });
+
     it('never throws on random garbage, and passes only frames whose type fits', () => {
       const rng = seedRng('garbage');
       for (let i = 0; i < 5000; i++) {

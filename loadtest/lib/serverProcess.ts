@@ -1,0 +1,74 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  endpoint: string;
+  /** True once the process exited without being asked to. */
+  crashed(): boolean;
+  rssMB(): number;
+  /** CPU seconds (user + system) used so far. */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/**
+ * Starts `npm start`'s server as a child process (so figures are the server's own, not the
+ * bots'), on a free port, and resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const root = path.resolve(__dirname, '..', '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stopping = false;
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  child.stderr!.on('data', (d) => process.stderr.write(`[server] ${d}`));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('listening')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited early (${code})`)));
+  });
+  const procStat = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = 100; // USER_HZ on Linux
+  return {
+    child,
+    port,
+    endpoint: `ws://127.0.0.1:${port}`,
+    crashed: () => exited && !stopping,
+    rssMB: () => {
+      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
+    },
+    cpuSeconds: () => {
+      const fields = procStat();
+      return (Number(fields[11]) + Number(fields[12])) / ticks;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stopping = true;
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
