@@ -6,6 +6,7 @@ export * from './rng';
 export * from './types';
 export * from './setup';
 export * from './queries';
+export * from './danger';
 export * from './check';
 export * from './apply';
 export * from './timeout';
