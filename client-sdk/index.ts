@@ -1,0 +1,21 @@
+/**
+ * Cockroach Poker client SDK: typed access to the `cockroach-poker` room for the app.
+ * Runs on React Native and browsers (colyseus.js 0.15 + @colyseus/schema 2.0 only).
+ */
+export { CockroachClient, ROOM_NAME } from './client';
+export type { ClientOptions, CreateOptions, RoomListing } from './client';
+export { GameSession } from './session';
+export type { SessionEvents } from './session';
+export type { GameSnapshot, SeatSnapshot, HandGroup, RoundSnapshot, RevealSnapshot, Phase } from './snapshot';
+export { offerTargets, passOptions, peekAvailability, whatCanDo } from './helpers';
+export type { ActionName, Reason, TargetOption } from './helpers';
+export { SdkError } from './errors';
+export { MemoryTokenStore } from './tokenStore';
+export type { TokenStore, SavedSeat } from './tokenStore';
+export { CockroachState } from '../server/schema/CockroachState';
+export { KINDS, KIND_NAMES_KO } from '../server/rules/kinds';
+export type { Kind } from '../server/rules/kinds';
+export type { DangerLevel } from '../server/rules/danger';
+export type { CockroachResult } from '../server/rules/result';
+export { CHAT_PHRASES } from '../server/room/payloads';
+export type { ChatPhrase } from '../server/room/payloads';

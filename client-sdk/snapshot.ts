@@ -1,0 +1,182 @@
+import { KIND_NAMES_KO, KINDS, Kind } from '../server/rules/kinds';
+import { DangerLevel, dangerLevel } from '../server/rules/danger';
+import { whatCanDo, ActionName } from './helpers';
+import type { CockroachResult } from '../server/rules/result';
+import type { CockroachState } from '../server/schema/CockroachState';
+
+export type Phase = 'lobby' | 'playing' | 'ended';
+
+export interface SeatSnapshot {
+  id: string;
+  nickname: string;
+  /** Seat index from 0 once started; -1 in the lobby. */
+  seat: number;
+  handCount: number;
+  /** Face-up kinds in the order they landed. */
+  front: Kind[];
+  frontCounts: Record<Kind, number>;
+  /** Per kind: 'warning' from the third card, 'danger' one card before losing. */
+  danger: Record<Kind, DangerLevel>;
+  /** With eightKindsRule on: seven different kinds in front, one more loses. */
+  oneKindFromEight: boolean;
+  connected: boolean;
+  away: boolean;
+  isMe: boolean;
+  isHost: boolean;
+}
+
+export interface HandGroup {
+  kind: Kind;
+  /** Korean display name of the kind. */
+  name: string;
+  count: number;
+  cardIds: number[];
+}
+
+export interface RoundSnapshot {
+  no: number;
+  starter: string | null;
+  holder: string | null;
+  lastPasser: string | null;
+  /** The latest claim: the one a call is judged against. */
+  claim: Kind | null;
+  seen: string[];
+  claims: { from: string; to: string; claim: Kind }[];
+  hasCard: boolean;
+  /** The card in flight, only when I have seen it. */
+  cardKind: Kind | null;
+  /** Epoch ms on the server's clock; 0 when nobody is on the clock. */
+  deadline: number;
+}
+
+export interface RevealSnapshot {
+  kind: Kind;
+  claim: Kind;
+  call: 'true' | 'false';
+  caller: string;
+  correct: boolean;
+  takenBy: string;
+}
+
+export interface GameSnapshot {
+  roomId: string;
+  /** My player id (sessionId), or null when watching. */
+  me: string | null;
+  spectator: boolean;
+  phase: Phase;
+  hostId: string;
+  isHost: boolean;
+  options: {
+    loseCount: number;
+    turnSeconds: number;
+    claimHistory: boolean;
+    quickChat: boolean;
+    eightKindsRule: boolean;
+    twoPlayerPass: boolean;
+    private: boolean;
+  };
+  /** Applied actions so far; the SDK quotes it in every action. */
+  step: number;
+  /** Seat order once started (join order in the lobby). */
+  seats: SeatSnapshot[];
+  myHand: HandGroup[];
+  myHandCount: number;
+  round: RoundSnapshot;
+  /** Whoever must act now; null in the lobby and after the end. */
+  activePlayer: string | null;
+  myTurn: boolean;
+  /** What I may send now: [] unless it is my turn. */
+  canDo: ActionName[];
+  lastReveal: RevealSnapshot | null;
+  loser: string | null;
+  lossReason: 'four' | 'emptyHand' | 'eightKinds' | null;
+  /** Two-player set-aside kinds, after the end. */
+  removed: Kind[];
+  result: CockroachResult | null;
+}
+
+const zeroCounts = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+
+/** A read-only picture of the decoded state, as an app screen wants it. */
+export function buildSnapshot(state: CockroachState, me: string | null, roomId: string, result: CockroachResult | null): GameSnapshot {
+  const loseCount = state.options.loseCount || (state.players.size === 2 ? 5 : 4);
+  const ids = state.order.length > 0 ? ([...state.order] as string[]) : [...state.players.keys()];
+  const seats: SeatSnapshot[] = ids.map((id) => {
+    const p = state.players.get(id)!;
+    const front = [...p.front] as Kind[];
+    const frontCounts = zeroCounts();
+    for (const kind of front) frontCounts[kind]++;
+    const danger = Object.fromEntries(KINDS.map((k) => [k, dangerLevel(frontCounts[k], loseCount)])) as Record<Kind, DangerLevel>;
+    return {
+      id,
+      nickname: p.nickname,
+      seat: p.seat,
+      handCount: p.handCount,
+      front,
+      frontCounts,
+      danger,
+      oneKindFromEight: state.options.eightKindsRule && KINDS.filter((k) => frontCounts[k] > 0).length === KINDS.length - 1,
+      connected: p.connected,
+      away: p.away,
+      isMe: id === me,
+      isHost: id === state.hostId,
+    };
+  });
+
+  const groups = new Map<Kind, number[]>();
+  const mine = me !== null ? state.players.get(me) : undefined;
+  mine?.hand.forEach((card) => {
+    const kind = card.kind as Kind;
+    groups.set(kind, [...(groups.get(kind) ?? []), card.id]);
+  });
+  const myHand = KINDS.filter((k) => groups.has(k)).map((kind) => ({ kind, name: KIND_NAMES_KO[kind], count: groups.get(kind)!.length, cardIds: groups.get(kind)!.sort((a, b) => a - b) }));
+
+  const r = state.round;
+  const round: RoundSnapshot = {
+    no: r.no,
+    starter: r.starter || null,
+    holder: r.holder || null,
+    lastPasser: r.lastPasser || null,
+    claim: (r.claim || null) as Kind | null,
+    seen: [...r.seen] as string[],
+    claims: r.claims.map((c) => ({ from: c.from, to: c.to, claim: c.claim as Kind })),
+    hasCard: r.hasCard,
+    cardKind: (r.cardKind || null) as Kind | null,
+    deadline: r.deadline,
+  };
+  const phase = state.phase as Phase;
+  const activePlayer = phase !== 'playing' ? null : round.hasCard ? round.holder : round.starter;
+  const lr = state.lastReveal;
+  const snapshot: GameSnapshot = {
+    roomId,
+    me,
+    spectator: me === null,
+    phase,
+    hostId: state.hostId,
+    isHost: me !== null && me === state.hostId,
+    options: {
+      loseCount,
+      turnSeconds: state.options.turnSeconds,
+      claimHistory: state.options.claimHistory,
+      quickChat: state.options.quickChat,
+      eightKindsRule: state.options.eightKindsRule,
+      twoPlayerPass: state.options.twoPlayerPass,
+      private: state.options.private,
+    },
+    step: state.step,
+    seats,
+    myHand,
+    myHandCount: mine?.handCount ?? 0,
+    round,
+    activePlayer,
+    myTurn: activePlayer !== null && activePlayer === me,
+    lastReveal: lr ? { kind: lr.kind as Kind, claim: lr.claim as Kind, call: lr.call as 'true' | 'false', caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy } : null,
+    loser: state.loser || null,
+    lossReason: (state.lossReason || null) as GameSnapshot['lossReason'],
+    removed: [...state.removed] as Kind[],
+    result,
+    canDo: [],
+  };
+  snapshot.canDo = whatCanDo(snapshot);
+  return snapshot;
+}

@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  activePlayer,
+  legalActions,
+  passTargets,
+  peekRefusal,
+  seedRng,
+  viewFor,
+} from '../../server/rules';
+import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk';
+import { playRandomly } from '../../client-sdk/bots';
+import { useTestServer } from '../support/server';
+
+async function rejects(promise: Promise<unknown>, code: string) {
+  await assert.rejects(promise, (e: unknown) => e instanceof SdkError && e.code === code && /[\uAC00-\uD7A3]/.test(e.message));
+}
+
+function until(session: GameSession, test: () => boolean, what: string, ms = 5000): Promise<void> {
+  if (test()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), ms);
+    const off = session.on('change', () => {
+      if (test()) {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+describe('client SDK against a real server', function () {
+  this.timeout(30000);
+  const ts = useTestServer();
+  const client = () => new CockroachClient(ts.endpoint);
+
+  async function table(count: number, options = {}) {
+    const host = await client().create('민수', options);
+    const sessions = [host];
+    for (let i = 1; i < count; i++) sessions.push(await client().join(host.roomId, `친구${i}`));
+    await until(host, () => host.snapshot.seats.length === count, 'seated');
+    return { host, sessions, room: () => ts.serverRoom(host.roomId) };
+  }
+
+  it('surfaces matchmaking refusals as SdkError with the server code and Korean message', async () => {
+    await rejects(client().create('', {}), 'BAD_NICKNAME');
+    await rejects(client().create('민수', { loseCount: 7 as 3 }), 'BAD_OPTION');
+    await rejects(client().join('nosuchroom', '민수'), 'CONNECTION_FAILED');
+    const { host } = await table(2);
+    await host.start();
+    await rejects(client().join(host.roomId, '늦음'), 'LATE_JOIN');
+  });
+
+  it('lists open rooms with their metadata, and spectates by id', async () => {
+    const host = await client().create('공개방', { loseCount: 3 });
+    const listed = await client().listRooms();
+    const mine = listed.find((r) => r.roomId === host.roomId)!;
+    assert.deepEqual([mine.phase, mine.seats, mine.host, mine.options.loseCount], ['lobby', 1, '공개방', 3]);
+    const watcher = await client().spectate(host.roomId);
+    assert.equal(watcher.me, null);
+    await rejects(watcher.start(), 'SPECTATOR');
+  });
+
+  it('plays a whole game through the SDK alone: bots decide from snapshots and helpers', async () => {
+    const { host, sessions, room } = await table(4);
+    const errors: unknown[] = [];
+    const stops = sessions.map((s, i) => playRandomly(s, seedRng(`sdk-${i}`), (e) => errors.push(e)));
+    const results = sessions.map((s) => new Promise((resolve) => s.once('gameOver', resolve)));
+    await host.start();
+    const all = await Promise.all(results);
+    stops.forEach((stop) => stop());
+    assert.deepEqual(errors, []);
+    assert.equal(room().match!.game.phase, 'ended');
+    for (const result of all) assert.deepEqual(result, all[0]);
+    assert.equal(host.snapshot.phase, 'ended');
+    assert.equal(host.snapshot.result, all[0]);
+    const mine = host.snapshot.seats.find((seat) => seat.isMe)!;
+    assert.equal(host.snapshot.myHand.reduce((n, g) => n + g.count, 0), mine.handCount, 'my hand grouped by kind');
+  });
+
+  it('settles each action: resolves once applied, rejects with the refusal code', async () => {
+    const { host, sessions, room } = await table(3);
+    await rejects(sessions[1].start(), 'NOT_HOST');
+    await host.start();
+    const game = room().match!.game;
+    const byId = (id: string) => sessions.find((s) => s.me === id)!;
+    const [a, b, c] = game.order.map(byId);
+    await until(a, () => a.snapshot.myTurn, 'my turn');
+    assert.deepEqual(a.snapshot.canDo, ['offer']);
+    await rejects(b.offer(b.snapshot.myHand[0].cardIds[0], a.me!, 'rat'), 'NOT_YOUR_TURN');
+    await rejects(a.call(true), 'MUST_OFFER');
+    const handed = new Promise((resolve) => b.once('cardHandedToMe', resolve));
+    await a.offer(a.snapshot.myHand[0].cardIds[0], b.me!, 'rat');
+    assert.equal(a.snapshot.step, 1, 'resolved after the patch arrived');
+    assert.deepEqual(await handed, { from: a.me, claim: 'rat' });
+    await until(b, () => b.snapshot.step === 1, 'b up to date');
+    assert.deepEqual(b.snapshot.canDo, ['call', 'peek']);
+    await b.peek();
+    assert.ok(b.snapshot.round.cardKind, 'the peeked kind reached me');
+    assert.deepEqual(b.snapshot.canDo, ['pass']);
+    await rejects(b.call(false), 'ALREADY_PEEKED');
+    await rejects(b.pass(a.me!, 'bat'), 'TARGET_ALREADY_SEEN');
+    const options = b.passOptions();
+    assert.deepEqual(options.map((o) => [o.id, o.allowed, o.reason?.code]), [
+      [a.me, false, 'TARGET_ALREADY_SEEN'],
+      [b.me, false, 'CANNOT_TARGET_SELF'],
+      [c.me, true, undefined],
+    ]);
+    await b.pass(c.me!, 'bat');
+    await until(c, () => c.snapshot.step === 3, 'c up to date');
+    assert.deepEqual(c.peekAvailability(), { allowed: false, reason: { code: 'NO_PASS_TARGET', message: c.peekAvailability().reason!.message } });
+    await rejects(c.peek(), 'NO_PASS_TARGET');
+    const revealed = new Promise((resolve) => a.once('revealed', resolve));
+    await c.call(true);
+    assert.equal(((await revealed) as { caller: string }).caller, c.me);
+    await c.chat('oops');
+    const next = byId(game.round.starter);
+    await until(next, () => next.snapshot.myTurn, 'the next starter');
+    const [first, second] = next.snapshot.myHand.flatMap((g) => g.cardIds);
+    const other = next === a ? b : a;
+    const applied = next.offer(first, other.me!, 'rat');
+    await rejects(next.offer(second ?? first, other.me!, 'bat'), 'ACTION_PENDING');
+    await applied;
+    assert.equal(game.step, 5);
+  });
+
+  it('reports my turn with the seconds left on the server clock', async () => {
+    const { host, sessions, room } = await table(2, { turnSeconds: 30 });
+    const turns = sessions.map((s) => new Promise<{ secondsLeft: number; canDo: string[] }>((resolve) => s.once('myTurn', resolve)));
+    await host.start();
+    const starter = room().match!.game.order[0];
+    const turn = await turns[sessions.findIndex((s) => s.me === starter)];
+    assert.deepEqual(turn.canDo, ['offer']);
+    assert.ok(turn.secondsLeft > 25 && turn.secondsLeft <= 30, `${turn.secondsLeft}`);
+  });
+
+  it('resumes by itself after a drop, and from the stored token after an app restart', async () => {
+    const store = new MemoryTokenStore();
+    const host = await new CockroachClient(ts.endpoint, { store }).create('민수');
+    const friend = await client().join(host.roomId, '지우');
+    await host.start();
+    const me = host.me;
+    const lost = new Promise((resolve) => host.once('connectionLost', resolve));
+    const back = new Promise((resolve) => host.once('reconnected', resolve));
+    (host as unknown as { room: { connection: { close(): void } } }).room.connection.close();
+    await lost;
+    await back;
+    assert.equal(host.me, me, 'the same seat and id');
+    assert.equal(host.snapshot.myHandCount, ts.serverRoom(host.roomId).match!.game.hands[me!].length);
+    assert.ok(host.snapshot.myHand.length > 0, 'my hand is back');
+
+    await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === true, 'first return seen');
+
+    // "App restart": a brand new client with the same store takes the seat back.
+    const saved = store.load()!;
+    assert.equal(saved.sessionId, me);
+    (host as unknown as { leaving: boolean }).leaving = true; // the old app is gone without a word
+    (host as unknown as { room: { connection: { close(): void } } }).room.connection.close();
+    await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === false, 'drop seen');
+    const restarted = await new CockroachClient(ts.endpoint, { store }).resume();
+    assert.equal(restarted.me, me);
+    await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === true, 'return seen');
+    await restarted.leave();
+    assert.equal(store.load(), null, 'leaving forgets the seat');
+    await rejects(new CockroachClient(ts.endpoint, { store }).resume(), 'NO_SAVED_SEAT');
+  });
+
+  it("matches the server's decisions (whose turn, what they may do, whom to pass to, peek) over many random states", async () => {
+    for (const [count, options] of [[2, { twoPlayerPass: true }], [2, {}], [3, {}], [5, {}]] as const) {
+      const { host, sessions, room } = await table(count, options);
+      const stops = sessions.map((s, i) => playRandomly(s, seedRng(`decisions-${count}-${i}`)));
+      let checked = 0;
+      const failures: unknown[] = [];
+      const check = () => {
+        try {
+          compare();
+        } catch (error) {
+          failures.push(error);
+        }
+      };
+      const compare = () => {
+        const game = room().match?.game;
+        if (!game || game.phase !== 'playing') return;
+        for (const s of sessions) {
+          if (s.snapshot.step !== game.step || s.snapshot.phase !== 'playing') continue; // only the state it has seen
+          const snap = s.snapshot;
+          const mine: boolean = activePlayer(game) === s.me;
+          assert.equal(snap.myTurn, mine);
+          assert.deepEqual(snap.canDo, [...new Set(legalActions(game, s.me!).map((a) => a.type))]);
+          if (mine && game.round.card !== null) {
+            assert.equal(s.peekAvailability().allowed, peekRefusal(game) === null);
+            if (game.round.peeked) assert.deepEqual(s.passOptions().filter((o) => o.allowed).map((o) => o.id), passTargets(game));
+          }
+          assert.deepEqual(snap.round.cardKind ?? undefined, viewFor(game, s.me).round.cardKind);
+          checked++;
+        }
+      };
+      const offs = sessions.map((s) => s.on('change', check));
+      const over = new Promise((resolve) => host.once('gameOver', resolve));
+      await host.start();
+      await over;
+      offs.forEach((off) => off());
+      stops.forEach((stop) => stop());
+      assert.deepEqual(failures, []);
+      assert.ok(checked > 50, `${checked} states compared`);
+    }
+  });
+
+  it('ships without server packages or Node-only modules', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      for (const [, spec] of source.matchAll(/from '([^']+)'/g)) {
+        if (!spec.startsWith('.')) {
+          bare.add(spec);
+          continue;
+        }
+        const base = path.resolve(path.dirname(file), spec);
+        visit(existsSync(`${base}.ts`) ? `${base}.ts` : path.join(base, 'index.ts'));
+      }
+    };
+    visit(path.resolve(__dirname, '../../client-sdk/index.ts'));
+    assert.deepEqual([...bare].sort(), ['@colyseus/schema', 'colyseus.js']);
+  });
+});
