@@ -12,7 +12,29 @@ export interface ServerProcess {
   rssMB(): number;
   /** CPU seconds (user + system) used so far. */
   cpuSeconds(): number;
+  /**
+   * The server's own figures (event-loop delay since the last call, which it then resets);
+   * only when started with `{ stats: true }` (LOADTEST_STATS=1), else null.
+   */
+  stats(): Promise<ServerStats | null>;
   stop(): Promise<void>;
+}
+
+/** What server/loadtestStats.ts prints. */
+export interface ServerStats {
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  rssMB: number;
+  heapUsedMB: number;
+  cpuSeconds: number;
+  rooms: number;
+  clients: number;
+}
+
+export interface ServerProcessOptions {
+  /** Extra node flags before the script, e.g. ['--cpu-prof', '--cpu-prof-dir=prof']. */
+  nodeArgs?: string[];
+  /** Sets LOADTEST_STATS=1 and keeps the server's stdin to ask for `stats()`. */
+  stats?: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -30,13 +52,23 @@ export async function freePort(): Promise<number> {
  * Starts `npm start`'s server as a child process (so figures are the server's own, not the
  * bots'), on a free port, and resolves once it listens.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const root = path.resolve(__dirname, '..', '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/index.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, ...(options.stats ? { LOADTEST_STATS: '1' } : {}), PORT: String(port) },
+    stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  const statsWaiters: ((s: ServerStats) => void)[] = [];
+  let stdoutTail = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const lines = (stdoutTail + d.toString()).split('\n');
+    stdoutTail = lines.pop()!;
+    for (const line of lines) {
+      if (!line.startsWith('{"loadtestStats"')) continue;
+      statsWaiters.shift()?.(JSON.parse(line).loadtestStats);
+    }
   });
   let stopping = false;
   let exited = false;
@@ -62,6 +94,18 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     cpuSeconds: () => {
       const fields = procStat();
       return (Number(fields[11]) + Number(fields[12])) / ticks;
+    },
+    stats: () => {
+      if (!options.stats || exited) return Promise.resolve(null);
+      return new Promise<ServerStats | null>((resolve) => {
+        const waiter = (s: ServerStats) => (clearTimeout(timer), resolve(s));
+        const timer = setTimeout(() => {
+          statsWaiters.splice(statsWaiters.indexOf(waiter), 1);
+          resolve(null);
+        }, 10_000);
+        statsWaiters.push(waiter);
+        child.stdin!.write('stats\n');
+      });
     },
     stop: () =>
       new Promise<void>((resolve) => {
