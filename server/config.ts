@@ -1,3 +1,5 @@
+import { OpsConfig, opsConfigFromEnv } from './ops/config';
+
 /** Every setting the server reads from its environment, in one place. */
 export interface ServerConfig {
   port: number;
@@ -6,6 +8,8 @@ export interface ServerConfig {
   /** Per-client message rate: a burst, then a steady rate (flood protection). */
   messageBurst: number;
   messagesPerSecond: number;
+  /** Redis scale-out, drain, monitor, logs (server/ops/config.ts); embedded defaults when absent. */
+  ops?: OpsConfig;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -19,10 +23,12 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
 }
 
 export function configFromEnv(): ServerConfig {
+  const port = intFromEnv('PORT', 2567, 0, 65535);
   return {
-    port: intFromEnv('PORT', 2567, 0, 65535),
+    port,
     reconnectGraceSeconds: intFromEnv('RECONNECT_GRACE_SECONDS', 90, 1, 3600),
     messageBurst: intFromEnv('MESSAGE_BURST', 20, 1, 1_000_000),
     messagesPerSecond: intFromEnv('MESSAGES_PER_SECOND', 10, 1, 1_000_000),
+    ops: opsConfigFromEnv(port),
   };
 }

@@ -1,16 +1,18 @@
 import { configFromEnv } from './config';
-import { startServer } from './app';
+import { startServer, ROOM_NAME } from './app';
+import { log } from './ops/log';
 import { startLoadtestStats } from './loadtestStats';
 
 async function main() {
   const config = configFromEnv();
-  // Colyseus handles SIGTERM/SIGINT: rooms are disposed (clients told), then the process exits.
+  // SIGTERM/SIGINT drain (server/ops/drain.ts): no new rooms, games finish up to DRAIN_SECONDS, then exit.
   const server = await startServer(config, { exitOnSignal: true });
   if (process.env.LOADTEST_STATS === '1') startLoadtestStats(); // opt-in figures for loadtest/run.ts
-  console.log(`cockroach-poker server listening on :${server.port} (health: /health, room: cockroach-poker)`);
+  const { redisUrl, publicAddress } = config.ops!;
+  log.always('listening', { port: server.port, room: ROOM_NAME, redis: redisUrl !== null, publicAddress, health: '/health' });
 }
 
 main().catch((err) => {
-  console.error('failed to start:', err instanceof Error ? err.message : err);
+  log.error('start.failed', {}, err);
   process.exit(1);
 });

@@ -10,6 +10,9 @@ import { TurnClock } from './TurnClock';
 import { errorReply, ErrorCode, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
 import { RateLimiter } from './RateLimiter';
+import { isDraining } from '../ops/drain';
+import { log } from '../ops/log';
+import * as metrics from '../ops/metrics';
 
 export const MAX_SPECTATORS = 10;
 const CHAT_BURST = 5;
@@ -77,6 +80,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     (this as unknown as { onMessageHandlers: object }).onMessageHandlers = Object.create(null);
     const join = this.parseJoin(raw);
     if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
+    if (isDraining()) throw refusal('SERVER_DRAINING');
     this.gameOptions = join.options;
     this.isPrivate = join.private;
     this.setState(new CockroachState());
@@ -136,9 +140,11 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     try {
       await reconnection;
       grace.clear();
+      metrics.reconnection(this.roomId, id, 'reconnected');
       if (!this.state.players.get(id)?.away) setPresence(this.state, id, { connected: true });
     } catch {
       grace.clear();
+      metrics.reconnection(this.roomId, id, 'expired');
       this.markAway(id);
     }
   }
@@ -149,7 +155,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     // A failed join or leave concerns one client; a failed action or timer may have left the
     // game half-changed, and a half-changed game must not go on.
     if (methodName === 'onMessage' || methodName === 'setTimeout' || methodName === 'setInterval') this.fail(methodName, error.cause ?? error);
-    else console.error(`[room ${this.roomId}] uncaught in ${methodName}:`, error.cause ?? error);
+    else log.error('room.uncaught', { roomId: this.roomId, method: methodName }, error.cause ?? error);
   }
 
   /** Encoding runs on Colyseus's own patch interval too, outside every handler: contain it here. */
@@ -169,7 +175,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private fail(where: string, error: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    console.error(`[room ${this.roomId}] failed in ${where}; closing the room:`, error);
+    metrics.roomFailed(this.roomId, where, error);
     this.turnClock.stop();
     this.dispatcher.stop();
     this.broadcast('error', errorReply('SERVER_ERROR', ''));
@@ -195,6 +201,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   /** Sends `error` { code, message, action } to one client; nothing else changes. */
   refuse(client: Client, code: ErrorCode | RuleError, action: string): void {
+    metrics.refused(this.roomId, action, typeof code === 'string' ? code : code.code);
     client.send('error', typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
   }
 
@@ -204,11 +211,13 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
     this.match = started.match;
     this.applyGameChange();
+    metrics.gameStarted(this.roomId, this.state.players.size);
     this.updateListing();
   }
 
   /** A player's action through the rules; applied actions are logged by the match. */
   play(client: Client, action: Action, actionName: string, step: number | undefined): void {
+    const startedMs = metrics.actionTimer();
     const id = client.sessionId;
     const autoPlayed = this.autoPlayedAt.get(id);
     if (step === undefined && autoPlayed !== undefined && this.turnClock.now() - autoPlayed < LATE_ACTION_WINDOW_MS) {
@@ -218,6 +227,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (!result.ok) return this.refuse(client, result.error, actionName);
     this.autoPlayedAt.delete(id);
     this.applyGameChange();
+    metrics.actionApplied(this.roomId, actionName, id, this.match!.game.step, startedMs);
   }
 
   /** The turn clock expired at `step`: play the default action for whoever had to act. */
@@ -226,6 +236,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (!match || match.game.phase !== 'playing' || match.game.step !== step) return;
     const played = match.actByDefault();
     if (played) this.autoPlayedAt.set(played.player, this.turnClock.now());
+    if (played) metrics.turnTimedOut(this.roomId, step);
     this.applyGameChange();
   }
 
@@ -246,6 +257,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     this.broadcastPatch();
     if (match.game.phase === 'ended' && !this.resultSent) {
       this.resultSent = true;
+      metrics.gameEnded(this.roomId, match.game.lossReason ?? '', match.game.step);
       this.broadcast('result', gameResult(match.game, this.nicknames()));
       this.updateListing();
       if (this.everyoneAway()) this.disconnect().catch(() => undefined);

@@ -22,6 +22,8 @@ export const ROOM_MESSAGES = {
   LATE_JOIN: '이미 시작한 게임에는 들어갈 수 없어요. 구경하기로 들어와요.',
   SPECTATOR_CANNOT_CREATE: '방을 만들려면 닉네임을 정하고 참여해야 해요.',
   SERVER_ERROR: '서버에 문제가 생겼어요. 잠시 후에 다시 해요.',
+  SERVER_DRAINING: '서버 점검을 준비하고 있어요. 새 방을 만들어 다시 모여요.',
+  SERVER_SHUTDOWN: '서버 점검으로 게임을 여기서 마쳐야 해요. 미안해요!',
 } as const;
 
 export type RoomErrorCode = keyof typeof ROOM_MESSAGES;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
 import { randInt, seedRng } from '../../server/rules';
+import { setLogSink } from '../../server/ops/log';
 import { fakeClock } from '../support/fakeClock';
 import { Tracked, useTestServer } from '../support/server';
 import { openTable, startTable, syncAndCheck, Table } from '../support/table';
@@ -113,14 +114,9 @@ describe('room: hostile clients', function () {
 
   describe('containment', () => {
     const ts = useTestServer();
-    let quiet: typeof console.error;
-    beforeEach(() => {
-      quiet = console.error;
-      console.error = () => undefined;
-    });
-    afterEach(() => {
-      console.error = quiet;
-    });
+    // The failures below are logged (room.failed, JSON lines): keep them out of the test output.
+    beforeEach(() => setLogSink(() => undefined));
+    afterEach(() => setLogSink(null));
 
     it('a throwing command costs its room only: everyone in it is told and closed, nothing internal leaks', async () => {
       const doomed = await openTable(ts, 3);

@@ -1,0 +1,74 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { matchMaker } from 'colyseus';
+import type { OpsConfig } from './config';
+import { isDraining } from './drain';
+import { log } from './log';
+import { metricsContentType, metricsText } from './metrics';
+
+/**
+ * Operations routes next to /health:
+ * - GET /ready: 200 while this process takes new rooms, 503 while it drains (for the load
+ *   balancer's matchmaking pool; /health stays 200 so running games keep their sockets);
+ * - GET /metrics: Prometheus text format;
+ * - /colyseus: @colyseus/monitor behind HTTP basic auth, only when credentials are configured
+ *   (it shows every room's unfiltered state, hands included, and can call room methods).
+ */
+export function mountOps(app: Express, ops: OpsConfig): void {
+  app.get('/ready', (_req, res) => {
+    const body = { ready: !isDraining(), processId: matchMaker.processId, publicAddress: ops.publicAddress };
+    res.status(body.ready ? 200 : 503).json(body);
+  });
+
+  app.get('/metrics', (_req, res) => {
+    metricsText().then(
+      (text) => {
+        res.setHeader('Content-Type', metricsContentType());
+        res.end(text);
+      },
+      (error) => {
+        log.error('metrics.failed', {}, error);
+        res.status(500).type('text/plain').send('metrics failed\n');
+      },
+    );
+  });
+
+  if (ops.monitor) {
+    // Loaded only when mounted: the package patches Room.prototype on import.
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const { monitor } = require('@colyseus/monitor') as typeof import('@colyseus/monitor');
+    app.use('/colyseus', basicAuth(ops.monitor.user, ops.monitor.password), monitor());
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/**
+ * HTTP basic auth with constant-time comparison: both sides are hashed to equal-length digests
+ * first, so neither the content nor the length of the secret leaks through timing.
+ */
+export function basicAuth(user: string, password: string): RequestHandler {
+  const expectedUser = digest(user);
+  const expectedPassword = digest(password);
+  let lastWarned = 0;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
+    const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    const givenUser = colon >= 0 ? decoded.slice(0, colon) : '';
+    const givenPassword = colon >= 0 ? decoded.slice(colon + 1) : '';
+    // Both comparisons always run: no early exit on a wrong user name.
+    const userOk = timingSafeEqual(digest(givenUser), expectedUser);
+    const passwordOk = timingSafeEqual(digest(givenPassword), expectedPassword);
+    if (colon >= 0 && userOk && passwordOk) return next();
+    if (header !== '' && Date.now() - lastWarned > 10_000) {
+      lastWarned = Date.now(); // at most one line per 10 s: a password guesser cannot fill the logs
+      log.warn('monitor.auth_failed', { ip: req.socket.remoteAddress ?? '' });
+    }
+    res.set('WWW-Authenticate', 'Basic realm="colyseus-monitor", charset="UTF-8"');
+    res.status(401).type('text/plain').send('authentication required\n');
+  };
+}

@@ -1,0 +1,32 @@
+import type { EventEmitter } from 'node:events';
+import { log } from './log';
+
+/** What operations read from a room of this process (structural: no import of the room). */
+export interface OpsRoom {
+  roomId: string;
+  state?: { phase: string };
+  clients: { length: number };
+  spectators: ReadonlySet<string>;
+  broadcast(type: string, message: unknown): void;
+  disconnect(closeCode?: number): Promise<unknown>;
+}
+
+/** The rooms living in this process (not the cluster's: the listing in the driver has those). */
+export const localRooms = new Set<OpsRoom>();
+
+/** Follows the rooms of one room type through Colyseus's handler events ('create', 'dispose'). */
+export function trackRooms(handler: EventEmitter): void {
+  localRooms.clear();
+  handler.on('create', (room: OpsRoom) => {
+    localRooms.add(room);
+    log.info('room.created', { roomId: room.roomId });
+  });
+  handler.on('dispose', (room: OpsRoom) => {
+    localRooms.delete(room);
+    log.info('room.disposed', { roomId: room.roomId });
+  });
+}
+
+export function roomsInPhase(phase: string): OpsRoom[] {
+  return [...localRooms].filter((room) => room.state?.phase === phase);
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { fakeClock } from '../support/fakeClock';
+import { Tracked, useTestServer } from '../support/server';
+import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
+import { httpGet, metric, parseMetrics, scrape } from './support';
+
+describe('ops: GET /metrics (Prometheus text) after a game', function () {
+  this.timeout(30000);
+  const ts = useTestServer();
+
+  it('counts rooms by phase, clients, actions, refusals by code, action latency, reconnections and timeouts', async () => {
+    const port = ts.server.port;
+    const res = await httpGet(`http://127.0.0.1:${port}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const before = parseMetrics(res.body);
+    assert.equal(metric(before, 'cockroach_rooms'), 0);
+    assert.ok(before.has('process_cpu_user_seconds_total'), 'process metrics too');
+    assert.ok(before.has('nodejs_eventloop_lag_p99_seconds'));
+    const delta = (after: Map<string, number>, name: string, labels: Record<string, string> = {}) => metric(after, name, labels) - metric(before, name, labels);
+
+    const table = await openTable(ts, 3);
+    let m = await scrape(port);
+    assert.equal(metric(m, 'cockroach_rooms', { phase: 'lobby' }), 1);
+    assert.equal(metric(m, 'cockroach_clients', { role: 'player' }), 3);
+    assert.equal(metric(m, 'cockroach_clients', { role: 'spectator' }), 1);
+
+    const clock = fakeClock(table.room);
+    await startTable(table);
+    const game = table.room.match!.game;
+    m = await scrape(port);
+    assert.equal(metric(m, 'cockroach_rooms', { phase: 'playing' }), 1);
+    assert.equal(metric(m, 'cockroach_rooms', { phase: 'lobby' }), 0);
+
+    // Two refusals with their codes.
+    const host = table.players[0];
+    host.room.send('start', {});
+    const spectatorError = table.spectator.nextMessage('error');
+    table.spectator.room.send('peek', {});
+    assert.equal((await host.nextMessage('error')).code, 'ALREADY_STARTED');
+    assert.equal((await spectatorError).code, 'SPECTATOR');
+    host.messages.length = 0;
+    table.spectator.messages.length = 0;
+
+    // The clock plays the starter's turn.
+    clock.advance(game.options.turnSeconds * 1000);
+    await host.until(() => table.room.match!.game.step === 1, 'the timeout applied');
+    await syncAndCheck(table);
+
+    // A drop and a reconnect.
+    const dropper = table.players[1];
+    const token = dropper.room.reconnectionToken;
+    dropper.room.connection.close();
+    await host.until(() => host.state.players.get(dropper.id)!.connected === false, 'dropped');
+    const back = new Tracked(await ts.client().reconnect<CockroachState>(token, CockroachState), 'back');
+    table.players[1] = back;
+    await host.until(() => host.state.players.get(back.id)!.connected === true, 'back');
+
+    const bot = seedRng('metrics');
+    const counts: Record<string, number> = {};
+    while (game.phase === 'playing') {
+      const actor = table.byId(activePlayer(game)!);
+      const action = randomLegalAction(game, actor.id, bot)!;
+      const { type, ...payload } = action;
+      const step = game.step;
+      actor.room.send(type, { ...payload, step }); // with step: the frozen clock keeps the late-action window open
+      await actor.until(() => table.room.match!.game.step > step, `${type} applied`);
+      counts[type] = (counts[type] ?? 0) + 1;
+    }
+    await syncAndCheck(table);
+    assertNoErrors(table);
+    const played = Object.values(counts).reduce((a, b) => a + b, 0);
+
+    m = await scrape(port);
+    assert.equal(metric(m, 'cockroach_rooms', { phase: 'ended' }), 1);
+    assert.equal(metric(m, 'cockroach_rooms', { phase: 'playing' }), 0);
+    for (const [type, n] of Object.entries(counts)) assert.equal(delta(m, 'cockroach_actions_total', { action: type, source: 'player' }), n, type);
+    assert.equal(delta(m, 'cockroach_actions_total', { action: 'start' }), 1);
+    assert.equal(delta(m, 'cockroach_actions_total', { source: 'timeout' }), 1);
+    assert.equal(delta(m, 'cockroach_refusals_total', { code: 'ALREADY_STARTED' }), 1);
+    assert.equal(delta(m, 'cockroach_refusals_total', { code: 'SPECTATOR' }), 1);
+    assert.equal(delta(m, 'cockroach_refusals_total'), 2);
+    assert.equal(delta(m, 'cockroach_action_seconds_count'), played, 'one latency sample per player action');
+    assert.ok(delta(m, 'cockroach_action_seconds_sum') > 0);
+    assert.equal(delta(m, 'cockroach_action_seconds_bucket', { le: '+Inf' }), played);
+    assert.equal(delta(m, 'cockroach_turn_timeouts_total'), 1);
+    assert.equal(delta(m, 'cockroach_reconnections_total', { outcome: 'reconnected' }), 1);
+    assert.equal(delta(m, 'cockroach_reconnections_total', { outcome: 'expired' }), 0);
+    assert.equal(delta(m, 'cockroach_games_total', { event: 'started' }), 1);
+    assert.equal(delta(m, 'cockroach_games_total', { event: 'ended', reason: game.lossReason! }), 1);
+    assert.equal(metric(m, 'cockroach_draining'), 0);
+    assert.ok(metric(m, 'cockroach_process_info', { process_id: ts.server.processId }) === 1);
+
+    for (const c of [...table.players, table.spectator]) await c.room.leave();
+    await new Promise((r) => setTimeout(r, 50));
+    m = await scrape(port);
+    assert.equal(metric(m, 'cockroach_rooms'), 0, 'a room everyone left is gone');
+    assert.equal(metric(m, 'cockroach_clients'), 0);
+  });
+});

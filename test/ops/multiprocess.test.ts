@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { Client, RoomAvailable } from 'colyseus.js';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
+import { Tracked } from '../support/server';
+import { createAt, exitCode, httpGet, joinAt, metric, playToEnd, ROOM, scrape, sleep, socketPort, startTestRedis, TestRedis, waitFor } from './support';
+
+/** A listing entry as Colyseus 0.15 serves it (colyseus.js types leave these two out). */
+type Listed = RoomAvailable & { processId: string; publicAddress?: string };
+
+/**
+ * Two `npm start` processes on one Redis (a private redis-server when the binary exists): to a
+ * client they must behave as one server. Skipped without Redis, except in CI, where it fails.
+ */
+describe('ops: two processes on one Redis behave as one server', function () {
+  this.timeout(90000);
+  let redis: TestRedis | null = null;
+  const procs: ServerProcess[] = [];
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const ids: Record<number, string> = {};
+  const clients: Tracked[] = [];
+
+  before(async function () {
+    const found = await startTestRedis();
+    if ('reason' in found) {
+      if (process.env.CI) throw new Error(`CI must run the multi-process test, but Redis is unavailable: ${found.reason}`);
+      console.log(`      SKIPPED (no Redis): ${found.reason}`);
+      this.skip();
+    }
+    redis = found as TestRedis;
+    const env = { REDIS_URL: redis.url, PUBLIC_ADDRESS: '', MESSAGE_BURST: '1000000', MESSAGES_PER_SECOND: '1000000', LOG_LEVEL: 'warn' };
+    procs.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
+    [a, b] = procs;
+    for (const p of procs) ids[p.port] = JSON.parse((await httpGet(`http://127.0.0.1:${p.port}/ready`)).body).processId;
+    assert.notEqual(ids[a.port], ids[b.port]);
+  });
+
+  after(async () => {
+    for (const c of clients) if (c.leftWith === null) await c.room.leave().catch(() => undefined);
+    await Promise.all(procs.map((p) => p.stop()));
+    await redis?.stop();
+  });
+
+  const track = (c: Tracked) => (clients.push(c), c);
+  const other = (port: number) => (port === a.port ? b : a);
+
+  it('creates through one process, joins by id through the other, plays a whole game split across both, reconnects through either', async () => {
+    const host = track(await createAt(a.endpoint, { nickname: 'host', turnSeconds: 60 }, 'p0'));
+    const roomId = host.room.roomId;
+    const owner = socketPort(host.room);
+    assert.ok(owner === a.port || owner === b.port, 'the room lives on one of the two');
+    const p1 = track(await joinAt(b.endpoint, roomId, { nickname: 'bee' }, 'p1'));
+    const p2 = track(await joinAt(b.endpoint, roomId, { nickname: 'cee' }, 'p2'));
+    const watcher = track(await joinAt(a.endpoint, roomId, { spectator: true }, 'spectator'));
+    for (const c of [p1, p2, watcher]) assert.equal(socketPort(c.room), owner, `${c.label}: its socket goes to the room's process`);
+    await host.until(() => host.state.players.size === 3, 'three seated');
+
+    host.room.send('start', {});
+    await host.until(() => host.state.phase === 'playing', 'started');
+
+    const players = [host, p1, p2];
+    let reconnected = false;
+    const moves = await playToEnd(
+      () => [...players, watcher],
+      'multiprocess',
+      async (played) => {
+        if (played !== 6 || reconnected) return;
+        // p1 matchmade through b; it comes back through a (and the other way round for p0).
+        for (const [i, via] of [[1, a], [0, b]] as const) {
+          const before = players[i];
+          const token = before.room.reconnectionToken;
+          before.room.connection.close();
+          await watcher.until(() => watcher.state.players.get(before.id)?.connected === false, `${before.label} dropped`);
+          const back = track(new Tracked(await new Client(via.endpoint).reconnect<CockroachState>(token, CockroachState), `${before.label}'`));
+          assert.equal(back.id, before.id, 'the same seat');
+          assert.equal(socketPort(back.room), owner);
+          await watcher.until(() => watcher.state.players.get(back.id)?.connected === true, `${back.label} back`);
+          await back.until(() => (back.state.players.get(back.id)?.hand.size ?? -1) === back.state.players.get(back.id)?.handCount, 'its own hand again');
+          assert.ok(back.state.players.get(back.id)!.hand.size > 0);
+          players[i] = back;
+        }
+        reconnected = true;
+      },
+    );
+    assert.ok(reconnected, 'the game lasted long enough to reconnect');
+    assert.ok(moves > 6);
+    for (const c of [...players, watcher]) await c.until(() => c.messagesOf('result').length === 1, `${c.label}: result`);
+    for (const c of players) assert.deepEqual(c.messagesOf('result'), watcher.messagesOf('result'), `${c.label}: the same result`);
+    const owning = await scrape(owner);
+    assert.ok(metric(owning, 'cockroach_games_total', { event: 'ended' }) >= 1, 'the game ended on the owning process');
+    assert.equal(metric(owning, 'cockroach_reconnections_total', { outcome: 'reconnected' }), 2);
+    const idle = await scrape(other(owner).port);
+    assert.equal(metric(idle, 'cockroach_actions_total'), 0, 'the other process only matchmade');
+    for (const c of [...players, watcher]) await c.room.leave();
+  });
+
+  it("lists the open rooms of both processes from either one, each with its process's address", async () => {
+    const lobbies: Tracked[] = [];
+    const owners = new Set<number>();
+    for (let i = 0; i < 8 && owners.size < 2; i++) {
+      const via = i % 2 === 0 ? a : b;
+      const lobby = track(await createAt(via.endpoint, { nickname: `lobby${i}` }, `lobby${i}`));
+      lobbies.push(lobby);
+      owners.add(socketPort(lobby.room));
+      await sleep(1100); // Colyseus persists each process's room count at most once a second
+    }
+    assert.equal(owners.size, 2, 'new rooms are spread over both processes');
+
+    for (const via of [a, b]) {
+      const listed = (await new Client(via.endpoint).getAvailableRooms(ROOM)) as Listed[];
+      const mine = listed.filter((r) => lobbies.some((l) => l.room.roomId === r.roomId));
+      assert.equal(mine.length, lobbies.length, `every lobby listed through :${via.port}`);
+      const processIds = new Set(mine.map((r) => r.processId));
+      assert.deepEqual([...processIds].sort(), [ids[a.port], ids[b.port]].sort(), 'rooms of both processes');
+      for (const r of mine) {
+        const lobby = lobbies.find((l) => l.room.roomId === r.roomId)!;
+        const port = socketPort(lobby.room);
+        assert.equal(r.processId, ids[port]);
+        assert.equal(r.publicAddress, `127.0.0.1:${port}`);
+      }
+    }
+    for (const l of lobbies) await l.room.leave();
+  });
+
+  it('drains one process: it stops taking rooms (creates through it land on the other), its game finishes, then it exits', async () => {
+    const host = track(await createAt(a.endpoint, { nickname: 'dh', turnSeconds: 60 }, 'dh'));
+    const draining = socketPort(host.room) === a.port ? a : b;
+    const staying = other(draining.port);
+    const guest = track(await joinAt(staying.endpoint, host.room.roomId, { nickname: 'dg' }, 'dg'));
+    await host.until(() => host.state.players.size === 2, 'two seated');
+    host.room.send('start', {});
+    await host.until(() => host.state.phase === 'playing', 'started');
+
+    const exited = exitCode(draining);
+    draining.child.kill('SIGTERM');
+    await waitFor(async () => (await httpGet(`http://127.0.0.1:${draining.port}/ready`)).status === 503, 'not ready while draining');
+    const elsewhere = track(await createAt(draining.endpoint, { nickname: 'late' }, 'late'));
+    assert.equal(socketPort(elsewhere.room), staying.port, 'a create through the draining process is placed on the other');
+    await elsewhere.room.leave();
+
+    await playToEnd(() => [host, guest], 'drain-multi');
+    for (const c of [host, guest]) {
+      await c.until(() => c.messagesOf('result').length === 1, `${c.label}: result`);
+      assert.equal(c.messagesOf('error').length, 0, 'nobody was cut');
+    }
+    assert.equal(await exited, 0, 'the drained process exits cleanly once its game is over');
+    await host.until(() => host.leftWith !== null, 'closed at shutdown');
+
+    const listed = (await new Client(staying.endpoint).getAvailableRooms(ROOM)) as Listed[];
+    assert.ok(listed.every((r) => r.processId !== ids[draining.port]), 'nothing of the drained process stays listed');
+    const after = track(await createAt(staying.endpoint, { nickname: 'after' }, 'after'));
+    assert.equal(socketPort(after.room), staying.port);
+    await after.room.leave();
+  });
+});
