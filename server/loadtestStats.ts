@@ -1,6 +1,6 @@
 /**
  * Opt-in figures for the load-test runner (`LOADTEST_STATS=1`), off by default. The server then
- * reads its stdin line by line; on a line `stats` it prints one JSON line on stdout,
+ * reads its stdin line by line; on a line `stats` (or `stats gc`) it prints one JSON line on stdout,
  * `{"loadtestStats":{...}}`, with the event-loop delay since the previous `stats` (and resets
  * it), memory and CPU. No timers, no port: only the process that started the server (and holds
  * its stdin) can ask. (SIGUSR2 cannot be used: Colyseus shuts the server down on it.)
@@ -14,7 +14,11 @@ export function startLoadtestStats(): void {
   delay.enable();
   const ms = (ns: number) => +(ns / 1e6).toFixed(2);
   createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line.trim() !== 'stats') return;
+    const [command, option] = line.trim().split(' ');
+    if (command !== 'stats') return;
+    // `stats gc` first collects garbage when node runs with --expose-gc: the live heap.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (option === 'gc' && gc) gc();
     const mem = process.memoryUsage();
     const cpu = process.cpuUsage();
     const stats = {

@@ -14,9 +14,10 @@ export interface ServerProcess {
   cpuSeconds(): number;
   /**
    * The server's own figures (event-loop delay since the last call, which it then resets);
-   * only when started with `{ stats: true }` (LOADTEST_STATS=1), else null.
+   * only when started with `{ stats: true }` (LOADTEST_STATS=1), else null. `gc`: collect
+   * garbage first (the server must run with --expose-gc) to read the live heap.
    */
-  stats(): Promise<ServerStats | null>;
+  stats(options?: { gc?: boolean }): Promise<ServerStats | null>;
   stop(): Promise<void>;
 }
 
@@ -95,7 +96,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       const fields = procStat();
       return (Number(fields[11]) + Number(fields[12])) / ticks;
     },
-    stats: () => {
+    stats: (request = {}) => {
       if (!options.stats || exited) return Promise.resolve(null);
       return new Promise<ServerStats | null>((resolve) => {
         const waiter = (s: ServerStats) => (clearTimeout(timer), resolve(s));
@@ -104,7 +105,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
           resolve(null);
         }, 10_000);
         statsWaiters.push(waiter);
-        child.stdin!.write('stats\n');
+        child.stdin!.write(request.gc ? 'stats gc\n' : 'stats\n');
       });
     },
     stop: () =>
