@@ -35,7 +35,6 @@ export function mountOps(app: Express, ops: OpsConfig): void {
 
   if (ops.monitor) {
     // Loaded only when mounted: the package patches Room.prototype on import.
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const { monitor } = require('@colyseus/monitor') as typeof import('@colyseus/monitor');
     app.use('/colyseus', basicAuth(ops.monitor.user, ops.monitor.password), monitor());
   }
