@@ -43,7 +43,8 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
 
   const httpServer = http.createServer(app);
   const gameServer = new Server({
-    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, messageTypes: Object.keys(COMMANDS) }),
+    // pingInterval 0: the rooms ping their own sockets, spread out (CockroachRoom's heartbeat).
+    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, pingInterval: 0, messageTypes: Object.keys(COMMANDS) }),
     gracefullyShutdown: false, // signals go to the drain instead (server/ops/drain.ts)
     greet: false,
     logger: colyseusLogger,

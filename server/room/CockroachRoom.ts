@@ -28,6 +28,14 @@ export const DEFAULT_MESSAGE_BURST = 20;
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 /** Messages refused in a row for rate before the connection is closed. */
 export const FLOOD_DISCONNECT_AFTER = 50;
+/**
+ * The room's one timer. It advances the room clock (turn deadlines, reconnection grace: they fire
+ * up to this late) and drives the heartbeat; patches do not wait for it.
+ */
+export const TICK_MS = 1000;
+/** Ping this room's sockets every this many ticks; one that missed this many pongs is cut. */
+export const HEARTBEAT_TICKS = 3;
+export const HEARTBEAT_MISSES = 2;
 
 export interface RoomSettings {
   reconnectGraceSeconds: number;
@@ -73,6 +81,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private readonly turnClock = new TurnClock(this.clock, (step) => this.dispatcher.dispatch(new TimeoutCommand(), { step }));
   /** When the clock last played each player's turn (room clock ms). */
   private readonly autoPlayedAt = new Map<PlayerId, number>();
+  private ticks = 0;
 
   onCreate(raw: unknown) {
     // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
@@ -85,6 +94,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     this.isPrivate = join.private;
     this.setState(new CockroachState());
     projectOptions(this.state, this.gameOptions, this.isPrivate);
+    // No 50 ms patch interval (it fired in every room whether anything changed or not): each
+    // change sends its own patch. One tick a second keeps the clock and the heartbeat going.
+    this.setPatchRate(null);
+    this.setSimulationInterval(() => this.tick(), TICK_MS);
 
     for (const type of Object.keys(COMMANDS)) {
       const CommandClass = COMMANDS[type];
@@ -115,6 +128,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       addSeatedPlayer(this.state, client.sessionId, join.nickname);
       if (!this.state.hostId) setHost(this.state, client.sessionId);
     }
+    this.broadcastPatch();
     this.updateListing();
   }
 
@@ -130,11 +144,13 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (this.state.phase === 'lobby') {
       removeSeatedPlayer(this.state, id);
       if (this.state.hostId === id) setHost(this.state, this.state.players.keys().next().value ?? null);
+      this.broadcastPatch();
       return this.updateListing();
     }
     if (this.state.phase === 'ended' || consented) return this.markAway(id);
 
     setPresence(this.state, id, { connected: false });
+    this.broadcastPatch();
     const reconnection = this.allowReconnection(client, 'manual');
     const grace = this.clock.setTimeout(() => reconnection.reject(new Error('grace period over')), CockroachRoom.settings.reconnectGraceSeconds * 1000);
     try {
@@ -142,6 +158,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       grace.clear();
       metrics.reconnection(this.roomId, id, 'reconnected');
       if (!this.state.players.get(id)?.away) setPresence(this.state, id, { connected: true });
+      this.broadcastPatch();
     } catch {
       grace.clear();
       metrics.reconnection(this.roomId, id, 'expired');
@@ -267,6 +284,14 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private markAway(id: PlayerId): void {
     setPresence(this.state, id, { connected: false, away: true });
     if (this.match && this.state.phase === 'playing') this.applyGameChange();
+    else this.broadcastPatch();
+  }
+
+  /** Once a second (TICK_MS); Colyseus has advanced the room clock just before. */
+  private tick(): void {
+    // Every change already sent its own patch: this only catches one that did not.
+    this.broadcastPatch();
+    if (++this.ticks % HEARTBEAT_TICKS === 0) heartbeat(this.clients);
   }
 
   private isAway(id: PlayerId): boolean {
@@ -317,6 +342,28 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 /** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */
 function refusal(code: ErrorCode, field?: string): ServerError {
   return new ServerError(ColyseusErrorCode.APPLICATION_ERROR, joinErrorText(code, field));
+}
+
+type PingableSocket = { readyState: number; pingCount?: number; ping(cb: () => void): void; terminate(): void };
+const noop = () => undefined;
+
+/**
+ * The transport's dead-socket check (server/app.ts turns its own off), room by room: the stock
+ * one pings every socket of the process in one synchronous loop, a stall of tens of ms per
+ * thousand sockets; rooms tick at different moments, so this spreads the same work out. Pongs
+ * reset `pingCount` (the transport's own pong handler).
+ */
+export function heartbeat(clients: Iterable<Client>): void {
+  for (const client of clients) {
+    const ws = (client as unknown as { ref?: PingableSocket }).ref;
+    if (!ws || typeof ws.ping !== 'function' || ws.readyState !== 1) continue;
+    if ((ws.pingCount ?? 0) >= HEARTBEAT_MISSES) {
+      ws.terminate();
+      continue;
+    }
+    ws.pingCount = (ws.pingCount ?? 0) + 1;
+    ws.ping(noop);
+  }
 }
 
 function echoType(type: unknown): string {
