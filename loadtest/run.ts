@@ -3,17 +3,21 @@
  *
  *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--endpoint ws://...]
  *                       [--batch 25] [--seed loadtest] [--cpu-prof DIR] [--server-args "--trace-gc ..."]
+ *                       [--server-log FILE] [--idle] [--settle 5]
  *
  * Without --endpoint the server runs as its own child process (figures are the server's, not the
  * bots'), with LOADTEST_STATS=1 so it reports its event-loop delay. Rooms are filled in batches
  * (--batch rooms at a time); each host starts its game once six are seated. A finished game is
  * replaced by a new room. `human` pace: a bot that must act waits 1–3 s (seeded); `fast`: at once.
- * Every bot checks every patch it decodes for hidden information (`leaks`).
+ * Every bot checks every patch it decodes for hidden information (`leaks`). `--idle` seats the bots
+ * but never starts the games: what idle lobbies cost the server.
  *
- * Figures cover the measuring window, which opens once every room is filled; errors and leaks
+ * Figures cover the measuring window, which opens once every room is filled and --settle seconds
+ * have passed (the joins of the ramp leave a backlog that is not the steady state); errors and leaks
  * cover the whole run. Progress lines go to stderr every 5 s; the last line on stdout is one JSON
  * object. The exit code is 1 on any error, leak, stall or server crash, or if nothing was played.
  */
+import { createWriteStream } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client, Room } from 'colyseus.js';
 import { randInt, seedRng } from '../server/rules';
@@ -50,6 +54,10 @@ if (pace !== 'human' && pace !== 'fast') throw new Error('--pace must be human o
 const seed = arg('seed') ?? 'loadtest';
 const cpuProfDir = arg('cpu-prof');
 const serverArgs = (arg('server-args') ?? '').split(' ').filter(Boolean);
+const serverLog = arg('server-log');
+const idle = process.argv.includes('--idle');
+const settleSeconds = Number(arg('settle') ?? 5);
+if (!(settleSeconds >= 0)) throw new Error('--settle must be a number of seconds');
 const externalEndpoint = arg('endpoint');
 /** A playing room that shows no progress this long is stalled (human turns take at most 3 s). */
 const STALL_MS = pace === 'human' ? 15_000 : 10_000;
@@ -113,6 +121,8 @@ const joinState = new SizeHistogram();
 let games = 0;
 let actions = 0;
 const latency = new LatencyHistogram();
+/** The same, for the progress line: since the previous line only. */
+const recentLatency = new LatencyHistogram();
 const fanout = new LatencyHistogram();
 const actionPatchBytes = new SizeHistogram();
 let otherPatchBytes = 0;
@@ -182,6 +192,7 @@ function onPatch(bot: Bot): void {
         p.actorDone = true;
         actions++;
         latency.record(now - p.t0);
+        recentLatency.record(now - p.t0);
       } else if (--p.othersLeft === 0) fanout.record(now - p.t0);
       if (p.actorDone && p.othersLeft === 0) settled = true;
     }
@@ -228,7 +239,7 @@ function onRefused(bot: Bot, message: { code?: string }): void {
 
 function maybeStart(table: Table): void {
   const host = table.bots[0];
-  if (!table.seated || table.startSent || !host || host.room.state.players.size < SEATS) return;
+  if (idle || !table.seated || table.startSent || !host || host.room.state.players.size < SEATS) return;
   table.startSent = true;
   host.room.send('start', {});
 }
@@ -303,7 +314,8 @@ function checkStalls(): void {
   const now = performance.now();
   for (const t of tables) {
     if (t.stalled || t.closing || !t.seated || now - t.lastProgress < STALL_MS) continue;
-    if (t.bots[0]?.room.state.phase === 'ended') continue;
+    const phase = t.bots[0]?.room.state.phase;
+    if (phase === 'ended' || (idle && phase === 'lobby')) continue;
     t.stalled = true;
     stalls++;
     countError('stalled room', `room ${t.bots[0]?.room.roomId} step ${t.bots[0]?.room.state.step} phase ${t.bots[0]?.room.state.phase}`);
@@ -311,6 +323,7 @@ function checkStalls(): void {
 }
 
 async function main() {
+  const serverStart = performance.now();
   const server: ServerProcess | null = externalEndpoint
     ? null
     : await startServerProcess(
@@ -319,6 +332,11 @@ async function main() {
         { stats: true, nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])] },
       );
   const endpoint = externalEndpoint ?? server!.endpoint;
+  if (server && serverLog) {
+    const out = createWriteStream(serverLog);
+    server.child.stdout!.pipe(out);
+    server.child.stderr!.pipe(out);
+  }
   client = new Client(endpoint);
   await sleep(1000);
   const baseline = await server?.stats({ gc: true });
@@ -331,9 +349,12 @@ async function main() {
     checkStalls();
     const t = (performance.now() - (phase === 'ramp' ? runStart : windowStart)) / 1000;
     const l = latency.summary();
+    const r = recentLatency.summary();
+    recentLatency.reset();
     console.error(
-      `loadtest ${phase} ${t.toFixed(0)}s: rooms ${tables.size}/${rooms}, clients ${liveClients()}, games ${games}, actions ${actions} ` +
-        `(${(actions / Math.max(t, 0.001)).toFixed(0)}/s), latency p50 ${l.p50} p99 ${l.p99} ms, errors ${errors}, leaks ${leaks}` +
+      `loadtest ${phase} ${t.toFixed(0)}s${server ? ` (server +${((performance.now() - serverStart) / 1000).toFixed(0)}s)` : ''}: rooms ${tables.size}/${rooms}, clients ${liveClients()}, games ${games}, actions ${actions} ` +
+        `(${(actions / Math.max(t, 0.001)).toFixed(0)}/s), latency p50 ${l.p50} p99 ${l.p99} ms (last ${PROGRESS_MS / 1000} s: p50 ${r.p50} p99 ${r.p99} max ${r.max}), ` +
+        `errors ${errors}, leaks ${leaks}` +
         (server ? `, server rss ${server.rssMB().toFixed(0)} MB` : ''),
     );
     if (server?.crashed()) countError('server crashed');
@@ -347,6 +368,8 @@ async function main() {
     }));
   }
   const rampSeconds = (performance.now() - runStart) / 1000;
+  phase = 'settle';
+  await sleep(settleSeconds * 1000);
 
   // Measuring window.
   games = 0;
@@ -420,7 +443,7 @@ async function main() {
   for (let i = 0; i < all.length; i += 200) await Promise.all(all.slice(i, i + 200).map((t) => close(t)));
   await server?.stop();
   console.log(JSON.stringify(report));
-  const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && report.actions > 0;
+  const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && (report.actions > 0 || idle);
   process.exit(ok ? 0 : 1);
 }
 
