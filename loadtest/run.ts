@@ -256,7 +256,13 @@ function onResult(bot: Bot): void {
 
 async function leaveAll(bots: Bot[]): Promise<void> {
   for (const b of bots) b.leaving = true;
-  await Promise.all(bots.map((b) => Promise.race([b.room.leave(true).catch(() => undefined), sleep(5000)])));
+  // One timer for the whole table, not one per bot: a leave the server never confirms gives up.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(bots.map((b) => b.room.leave(true).catch(() => undefined))),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Fills one slot with a new six-player room; false if a join failed (counted as errors). */
