@@ -1,4 +1,4 @@
-import { KINDS, Kind, pick, randInt, RngState } from '../server/rules';
+import { KINDS, Kind, PassFacts, passTargetsFrom, peekedFromPublic, peekRefusalFrom, pick, randInt, RngState } from '../server/rules';
 import type { CockroachState } from '../server/schema/CockroachState';
 
 export type BotMove = { type: 'offer'; payload: { cardId: number; to: string; claim: Kind; step: number } }
@@ -14,21 +14,19 @@ export function chooseMove(state: CockroachState, me: string, rng: RngState): Bo
   if (state.phase !== 'playing') return null;
   const round = state.round;
   const step = state.step;
-  const others = [...state.order].filter((id) => id !== me) as string[];
   if (!round.hasCard) {
     if (round.starter !== me) return null;
     const hand = [...(state.players.get(me)?.hand.keys() ?? [])];
     if (hand.length === 0) return null;
-    return { type: 'offer', payload: { cardId: Number(pick(rng, hand)), to: pick(rng, others), claim: pick(rng, KINDS), step } };
+    return { type: 'offer', payload: { cardId: Number(pick(rng, hand)), to: pick(rng, [...state.order].filter((id) => id !== me) as string[]), claim: pick(rng, KINDS), step } };
   }
   if (round.holder !== me) return null;
-  const seen = new Set(round.seen);
-  const twoPlayerPass = state.order.length === 2 && state.options.twoPlayerPass;
-  // Only a two-player pass-back hands the card to someone who saw it without peeking: the starter.
-  const peeked = seen.has(me) && !(state.order.length === 2 && round.starter === me);
-  const targets = twoPlayerPass ? others : others.filter((id) => !seen.has(id));
-  if (peeked) return { type: 'pass', payload: { to: pick(rng, targets), claim: pick(rng, KINDS), step } };
-  const canPeek = !seen.has(me) && targets.length > 0 && (state.order.length > 2 || twoPlayerPass);
+  // The server's own pass/peek rules, applied to the public facts this client decoded.
+  const order = [...state.order] as string[];
+  const seen = [...round.seen] as string[];
+  const facts: PassFacts = { order, holder: me, seen, peeked: peekedFromPublic(order, round.starter, me, seen), twoPlayerPass: state.options.twoPlayerPass };
+  if (facts.peeked) return { type: 'pass', payload: { to: pick(rng, passTargetsFrom(facts)), claim: pick(rng, KINDS), step } };
+  const canPeek = peekRefusalFrom(facts) === null;
   const choice = randInt(rng, canPeek ? 3 : 2);
   if (choice === 2) return { type: 'peek', payload: { step } };
   return { type: 'call', payload: { call: choice === 0 ? 'true' : 'false', step } };
