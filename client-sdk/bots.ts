@@ -6,9 +6,10 @@ import type { GameSession } from './session';
 /**
  * A bot that plays a random legal move whenever it is its turn, deciding only from the SDK's
  * snapshot and helpers (what a real app screen has). Used by the example and the SDK tests.
- * Returns a function that stops it.
+ * `thinkMs` waits before each move. Returns a function that stops it.
  */
-export function playRandomly(session: GameSession, rng: RngState, onError: (e: unknown) => void = () => undefined): () => void {
+export function playRandomly(session: GameSession, rng: RngState, onError: (e: unknown) => void = () => undefined, thinkMs = 0): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const act = () => {
     const s = session.snapshot;
     if (!s.myTurn) return;
@@ -27,5 +28,14 @@ export function playRandomly(session: GameSession, rng: RngState, onError: (e: u
     }
     move.catch(onError);
   };
-  return session.on('myTurn', act);
+  // A thinking pause keeps a bot within the server's per-client message rate, like a person.
+  const off = session.on('myTurn', () => {
+    if (thinkMs === 0) return act();
+    clearTimeout(timer);
+    timer = setTimeout(act, thinkMs);
+  });
+  return () => {
+    clearTimeout(timer);
+    off();
+  };
 }

@@ -15,7 +15,8 @@ async function main() {
   console.log(`room ${host.roomId}: ${names.join(', ')}`);
 
   const finished = new Promise<string>((resolve) => host.once('gameOver', (result) => resolve(result.summary)));
-  sessions.forEach((s, i) => playRandomly(s, seedRng(`example-${i}-${Date.now()}`), (e) => console.error('refused:', e)));
+  // 150 ms of "thinking" per move keeps each bot under the server's 10 messages per second.
+  sessions.forEach((s, i) => playRandomly(s, seedRng(`example-${i}-${Date.now()}`), (e) => console.error('refused:', e), 150));
   const name = (id: string) => host.snapshot.seats.find((s) => s.id === id)?.nickname ?? id;
   host.on('revealed', (r) => console.log(`  ${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}" → ${r.kind}, ${name(r.takenBy)} takes it`));
   await host.start();
