@@ -1,4 +1,5 @@
 import { OpsConfig, opsConfigFromEnv } from './ops/config';
+import { DEFAULT_MESSAGE_BURST, DEFAULT_MESSAGES_PER_SECOND } from './room/CockroachRoom';
 
 /** Every setting the server reads from its environment, in one place. */
 export interface ServerConfig {
@@ -27,8 +28,8 @@ export function configFromEnv(): ServerConfig {
   return {
     port,
     reconnectGraceSeconds: intFromEnv('RECONNECT_GRACE_SECONDS', 90, 1, 3600),
-    messageBurst: intFromEnv('MESSAGE_BURST', 20, 1, 1_000_000),
-    messagesPerSecond: intFromEnv('MESSAGES_PER_SECOND', 10, 1, 1_000_000),
+    messageBurst: intFromEnv('MESSAGE_BURST', DEFAULT_MESSAGE_BURST, 1, 1_000_000),
+    messagesPerSecond: intFromEnv('MESSAGES_PER_SECOND', DEFAULT_MESSAGES_PER_SECOND, 1, 1_000_000),
     ops: opsConfigFromEnv(port),
   };
 }
