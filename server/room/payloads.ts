@@ -1,15 +1,8 @@
 import { DECK_SIZE, isKind, Action } from '../rules';
+import { CHAT_PHRASES, ChatPhrase } from '../protocol';
 
-/** The quick-chat phrase keys of PROTOCOL.md with the Korean text the app shows. */
-export const CHAT_PHRASES = {
-  really: '정말이야!',
-  doubt: '의심스러운데?',
-  hurry: '빨리빨리!',
-  nice: '잘했어!',
-  oops: '앗, 안 돼!',
-  thanks: '고마워!',
-} as const;
-export type ChatPhrase = keyof typeof CHAT_PHRASES;
+export { CHAT_PHRASES } from '../protocol';
+export type { ChatPhrase } from '../protocol';
 
 const MAX_ID_LENGTH = 64;
 

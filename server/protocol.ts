@@ -1,0 +1,98 @@
+/**
+ * The wire contract's names in one place (../shared/spec/PROTOCOL.md and docs/protocol.md):
+ * imported by the server, the client SDK, the load tools and the tests. It imports nothing but
+ * the pure rules' own codes, so the SDK can compile it in.
+ */
+import { RULE_MESSAGES, RuleErrorCode } from './rules/errors';
+
+export const ROOM_NAME = 'cockroach-poker';
+
+/** The four game actions the rules know. */
+export const GAME_ACTIONS = ['offer', 'call', 'peek', 'pass'] as const;
+export type GameActionType = (typeof GAME_ACTIONS)[number];
+
+/** Lobby and table messages that are not game actions. */
+export const ROOM_ACTIONS = ['start', 'chat', 'rematch', 'addBot', 'removeBot', 'ping'] as const;
+export type RoomActionType = (typeof ROOM_ACTIONS)[number];
+
+/** Every message type a client may send: the transport guard closes a socket on any other. */
+export const CLIENT_MESSAGES = [...ROOM_ACTIONS, ...GAME_ACTIONS] as const;
+export type ClientMessageType = (typeof CLIENT_MESSAGES)[number];
+export const CLIENT_MESSAGE_SET: ReadonlySet<string> = new Set<string>(CLIENT_MESSAGES);
+
+/** Messages the server sends (besides state patches). */
+export const SERVER_MESSAGES = {
+  error: 'error',
+  chat: 'chat',
+  result: 'result',
+  /** Answer to `ping`, for the SDK to notice a silently lost network. */
+  pong: 'pong',
+} as const;
+
+/** The quick-chat phrase keys of PROTOCOL.md with the Korean text the app shows. */
+export const CHAT_PHRASES = {
+  really: '정말이야!',
+  doubt: '의심스러운데?',
+  hurry: '빨리빨리!',
+  nice: '잘했어!',
+  oops: '앗, 안 돼!',
+  thanks: '고마워!',
+} as const;
+export type ChatPhrase = keyof typeof CHAT_PHRASES;
+
+/**
+ * Refusals of the room itself (lobby, payloads, chat, joins); the game's own refusals come from
+ * the rules. Every code is stable; every message is a short Korean sentence without hidden data.
+ */
+export const ROOM_MESSAGES = {
+  BAD_PAYLOAD: '보낸 내용이 올바르지 않아요.',
+  UNKNOWN_MESSAGE: '알 수 없는 요청이에요.',
+  STALE_ACTION: '이미 지나간 차례의 요청이에요. 화면을 다시 확인해요.',
+  NOT_PLAYING: '지금은 게임 중이 아니에요.',
+  ALREADY_STARTED: '게임이 이미 시작됐어요.',
+  NOT_HOST: '방장만 할 수 있어요.',
+  NOT_ENOUGH_PLAYERS: '2명 이상 모여야 시작할 수 있어요.',
+  SPECTATOR: '구경하는 사람은 게임에 참여할 수 없어요.',
+  CHAT_OFF: '이 방에서는 빠른 대화를 쓸 수 없어요.',
+  UNKNOWN_PHRASE: '보낼 수 없는 문구예요.',
+  RATE_LIMITED: '너무 빨라요! 잠시 후에 다시 해요.',
+  BAD_NICKNAME: '닉네임은 1~12글자로 정해요.',
+  ROOM_FULL: '자리가 가득 찼어요.',
+  SPECTATORS_FULL: '구경하는 자리가 가득 찼어요.',
+  LATE_JOIN: '이미 시작한 게임에는 들어갈 수 없어요. 구경하기로 들어와요.',
+  SPECTATOR_CANNOT_CREATE: '방을 만들려면 닉네임을 정하고 참여해야 해요.',
+  GAME_NOT_OVER: '게임이 끝난 뒤에 할 수 있어요.',
+  NOT_IN_LOBBY: '대기실에서만 할 수 있어요.',
+  NOT_A_BOT: '그 자리는 연습 로봇이 아니에요.',
+  SERVER_ERROR: '서버에 문제가 생겼어요. 잠시 후에 다시 해요.',
+  SERVER_DRAINING: '서버 점검을 준비하고 있어요. 새 방을 만들어 다시 모여요.',
+  SERVER_SHUTDOWN: '서버 점검으로 게임을 여기서 마쳐야 해요. 미안해요!',
+} as const;
+
+export type RoomErrorCode = keyof typeof ROOM_MESSAGES;
+export type ErrorCode = RoomErrorCode | RuleErrorCode;
+export { RULE_MESSAGES };
+export type { RuleErrorCode };
+
+/** WebSocket close codes a client may see. */
+export const CLOSE_CODES = {
+  /** The client left on purpose (`room.leave()`). */
+  CONSENTED: 4000,
+  /** A malformed frame, a message type that is not ours, a flood, or a room that failed. */
+  PROTOCOL_ERROR: 4002,
+  /** A frame over the 4 KB limit (the WebSocket library's own code). */
+  MESSAGE_TOO_BIG: 1009,
+} as const;
+
+/** Colyseus 0.15 matchmaking error for a room id that does not exist (or no longer does). */
+export const MATCHMAKE_INVALID_ROOM_ID = 4212;
+
+/** The first byte of a client frame: the Colyseus 0.15 protocol codes a client may send. */
+export const FRAME_CODES = {
+  JOIN_ROOM: 10,
+  LEAVE_ROOM: 12,
+  ROOM_DATA: 13,
+} as const;
+
+/** Client frames are at most this many bytes on the wire. */
+export const MAX_MESSAGE_BYTES = 4096;
