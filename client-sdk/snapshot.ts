@@ -125,9 +125,10 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
 
   const groups = new Map<Kind, number[]>();
   const mine = me !== null ? state.players.get(me) : undefined;
-  mine?.hand.forEach((card) => {
-    const kind = card.kind as Kind;
-    groups.set(kind, [...(groups.get(kind) ?? []), card.id]);
+  mine?.hand.forEach((kind, cardId) => {
+    const list = groups.get(kind as Kind);
+    if (list) list.push(Number(cardId));
+    else groups.set(kind as Kind, [Number(cardId)]);
   });
   const myHand = KINDS.filter((k) => groups.has(k)).map((kind) => ({ kind, name: KIND_NAMES_KO[kind], count: groups.get(kind)!.length, cardIds: groups.get(kind)!.sort((a, b) => a - b) }));
 

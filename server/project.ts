@@ -6,8 +6,9 @@
  * value is never re-sent. So when someone gains the right to see a field (a peek, the end of the
  * game) the field is marked dirty here, in the same patch that grants the right.
  */
+import { MapSchema } from '@colyseus/schema';
 import type { Game, GameOptions, PlayerId } from './rules';
-import { CockroachState, Claim, HandCard, LastReveal, Player, Round } from './schema/CockroachState';
+import { CockroachState, Claim, LastReveal, Player, Round } from './schema/CockroachState';
 
 export function projectOptions(state: CockroachState, options: GameOptions, isPrivate: boolean): void {
   state.options.assign({
@@ -22,8 +23,67 @@ export function projectOptions(state: CockroachState, options: GameOptions, isPr
   });
 }
 
-export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string): void {
-  state.players.set(id, new Player().assign({ id, nickname }));
+export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string, bot = false): void {
+  state.players.set(id, new Player().assign({ id, nickname, bot }));
+}
+
+export function setScore(state: CockroachState, id: PlayerId, score: number): void {
+  const player = state.players.get(id);
+  if (player) player.score = score;
+}
+
+export function setGamesPlayed(state: CockroachState, n: number): void {
+  state.gamesPlayed = n;
+}
+
+export interface FairnessFields {
+  commitment?: string;
+  /** Replaces the whole map: player id → entropy string. */
+  entropy?: Record<string, string>;
+  serverSeed?: string;
+}
+
+export function setFairness(state: CockroachState, fields: FairnessFields): void {
+  const f = state.fairness;
+  if (fields.commitment !== undefined) f.commitment = fields.commitment;
+  if (fields.serverSeed !== undefined) f.serverSeed = fields.serverSeed;
+  if (fields.entropy !== undefined) {
+    const next = fields.entropy;
+    for (const key of [...f.entropy.keys()]) if (!Object.prototype.hasOwnProperty.call(next, key)) f.entropy.delete(key);
+    for (const [key, value] of Object.entries(next)) f.entropy.set(key, value);
+  }
+}
+
+/**
+ * Back to the lobby after a game, as PROTOCOL v2 "Rooms that last" says, keeping each player's
+ * id, nickname, bot, score and presence. Hands are cleared first, in a patch of their own sent
+ * while `phase` is still `ended`: the hand filter lets everyone see that clearing only then, and
+ * a clearing sent in the lobby would leave the last game's hands on the other players' screens.
+ * Each player then gets a fresh hand map: a client that already knows a map is sent only its
+ * latest changes when it gains the right to see it, so at the next game's end the other players
+ * would miss every card dealt while the map was hidden from them. A map it has never seen is
+ * sent whole. The caller sends the patch that carries the lobby.
+ */
+export function resetForRematch(state: CockroachState, sendPatch: () => void): void {
+  state.players.forEach((player) => {
+    if (player.hand.size > 0) player.hand.clear();
+  });
+  sendPatch();
+  state.phase = 'lobby';
+  state.step = 0;
+  state.round = new Round();
+  state.lastReveal = undefined;
+  state.loser = '';
+  state.lossReason = '';
+  if (state.removed.length > 0) state.removed.clear();
+  if (state.order.length > 0) state.order.clear();
+  state.players.forEach((player) => {
+    player.seat = -1;
+    player.handCount = 0;
+    player.hand = new MapSchema<string>();
+    if (player.front.length > 0) player.front.clear();
+  });
+  projected.delete(state);
 }
 
 export function removeSeatedPlayer(state: CockroachState, id: PlayerId): void {
@@ -45,15 +105,29 @@ export function setDeadline(state: CockroachState, epochMs: number): void {
   state.round.deadline = epochMs;
 }
 
-/** Brings the schema in line with the game after `setupGame` or any applied action. */
+/** The game last projected into each state, and whether its end has been projected. */
+const projected = new WeakMap<CockroachState, { game: Game; ended: boolean }>();
+
+/**
+ * Brings the schema in line with the game after `setupGame` or any applied action. A new `Game`
+ * object is a new game: call `resetForRematch` before projecting a second one into a state.
+ */
 export function projectGame(state: CockroachState, game: Game): void {
-  const endsNow = game.phase === 'ended' && state.phase !== 'ended';
+  let last = projected.get(state);
+  const newGame = !last || last.game !== game;
+  if (newGame) {
+    last = { game, ended: false };
+    projected.set(state, last);
+    if (state.order.length > 0) state.order.clear();
+    state.order.push(...game.order);
+  }
+  const endsNow = game.phase === 'ended' && !last!.ended;
+  if (endsNow) last!.ended = true;
   state.phase = game.phase;
   state.step = game.step;
   state.options.loseCount = game.options.loseCount;
-  if (state.order.length === 0) state.order.push(...game.order);
   game.order.forEach((id, seat) => projectPlayer(state.players.get(id)!, game, id, seat));
-  projectRound(state, game);
+  projectRound(state, game, newGame);
   if (endsNow) projectEnd(state, game);
 }
 
@@ -69,14 +143,14 @@ function projectPlayer(player: Player, game: Game, id: PlayerId, seat: number) {
   for (const key of [...player.hand.keys()]) if (!held.has(key)) player.hand.delete(key);
   for (const id of hand) {
     const key = String(id);
-    if (!player.hand.has(key)) player.hand.set(key, new HandCard().assign({ id, kind: game.kinds[id] }));
+    if (!player.hand.has(key)) player.hand.set(key, game.kinds[id]);
   }
 }
 
-function projectRound(state: CockroachState, game: Game) {
+function projectRound(state: CockroachState, game: Game, newGame: boolean) {
   const r = game.round;
   let round = state.round;
-  if (round.no !== r.no) {
+  if (newGame || round.no !== r.no) {
     // A new card, a new set of people who saw it: a new instance (filters never take back).
     round = new Round().assign({ no: r.no, deadline: state.round.deadline });
     state.round = round;

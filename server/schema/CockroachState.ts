@@ -5,18 +5,14 @@
  * Visibility (schema 2.x `@filter`, decorator above `@type`):
  * - `Player.hand`: its owner only, and everyone once the game has ended;
  * - `Round.cardKind`: only the players listed in the same instance's `seen`.
- * The two-player removed cards are written only when the game ends, so no filter is needed.
+ * The two-player removed cards and `fairness.serverSeed` are written only when the game ends, so
+ * no filter is needed.
  * Strings use "" for "nobody/none" (a schema string cannot hold null).
  */
 import { ArraySchema, filter, MapSchema, Schema, type } from '@colyseus/schema';
 
 interface SessionClient {
   sessionId: string;
-}
-
-export class HandCard extends Schema {
-  @type('uint8') id = 0;
-  @type('string') kind = '';
 }
 
 export class Player extends Schema {
@@ -29,12 +25,16 @@ export class Player extends Schema {
   @type(['string']) front = new ArraySchema<string>();
   @type('boolean') connected = true;
   @type('boolean') away = false;
+  @type('boolean') bot = false;
+  /** Points over this room's finished games (1 per game won). */
+  @type('uint16') score = 0;
 
+  /** Card id (decimal string) → kind: a plain string per card, not a schema object (v2). */
   @filter(function (this: Player, client: SessionClient, _value: unknown, root: CockroachState) {
     return client.sessionId === this.id || root.phase === 'ended';
   })
-  @type({ map: HandCard })
-  hand = new MapSchema<HandCard>();
+  @type({ map: 'string' })
+  hand = new MapSchema<string>();
 }
 
 export class Claim extends Schema {
@@ -84,6 +84,15 @@ export class RoomOptions extends Schema {
   @type('boolean') private = false;
 }
 
+export class Fairness extends Schema {
+  /** Lowercase hex SHA-256 of `serverSeed`, set before any player's entropy is used. */
+  @type('string') commitment = '';
+  /** Player id → that player's entropy ("" for none), from `start` on. */
+  @type({ map: 'string' }) entropy = new MapSchema<string>();
+  /** "" until the game has ended. */
+  @type('string') serverSeed = '';
+}
+
 export class CockroachState extends Schema {
   @type('string') phase: 'lobby' | 'playing' | 'ended' = 'lobby';
   @type('string') hostId = '';
@@ -98,4 +107,7 @@ export class CockroachState extends Schema {
   @type(['string']) removed = new ArraySchema<string>();
   /** Actions applied so far; a client may quote it so a stale tap is refused. */
   @type('uint32') step = 0;
+  /** Games finished in this room. */
+  @type('uint16') gamesPlayed = 0;
+  @type(Fairness) fairness = new Fairness();
 }

@@ -2,39 +2,7 @@ import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
 import { addSeatedPlayer, projectGame } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { assertChangesAllowed, assertDecodedMatchesView, DecodedChange } from '../support/decodedView';
-
-/**
- * The room's encoding path without sockets, as Colyseus's SchemaSerializer runs it: encode the
- * changes once, filter them per client, decode each client's bytes into its own state.
- */
-class FilteredWire {
-  readonly decoded = new Map<string | null, CockroachState>();
-  private readonly clients = new Map<string | null, { sessionId: string }>();
-
-  constructor(private readonly state: CockroachState, viewers: (string | null)[]) {
-    this.state.encodeAll(true);
-    for (const viewer of viewers) {
-      const client = { sessionId: viewer ?? 'spectator-session' };
-      this.clients.set(viewer, client);
-      const decoded = new CockroachState();
-      decoded.decode(this.state.applyFilters(client, true));
-      this.decoded.set(viewer, decoded);
-    }
-    this.state.discardAllChanges();
-  }
-
-  patch(): Map<string | null, DecodedChange[]> {
-    const changes = new Map<string | null, DecodedChange[]>();
-    this.state.encode(false, [], true);
-    for (const [viewer, client] of this.clients) {
-      const bytes = this.state.applyFilters(client);
-      changes.set(viewer, this.decoded.get(viewer)!.decode(bytes) as unknown as DecodedChange[]);
-    }
-    this.state.discardAllChanges();
-    return changes;
-  }
-}
+import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
 
 function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>) {
   const ids = Array.from({ length: count }, (_, i) => `player${i}`);
