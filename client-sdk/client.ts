@@ -2,10 +2,12 @@ import { Client, Room } from 'colyseus.js';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
 import { joinError, localError, SdkError } from './errors';
+import { firstState } from './firstState';
 import { GameSession, SessionOptions } from './session';
 import { MemoryTokenStore, TokenStore } from './tokenStore';
+import { ROOM_NAME } from '../server/protocol';
 
-export const ROOM_NAME = 'cockroach-poker';
+export { ROOM_NAME };
 
 export type CreateOptions = Partial<GameOptions> & { private?: boolean };
 
@@ -98,15 +100,4 @@ export class CockroachClient {
     await firstState(room);
     return new GameSession(this.colyseus, room, spectator, this.sessionOptions);
   }
-}
-
-/** A join resolves before the full state arrives; a session starts from a decoded state. */
-export function firstState(room: Room<CockroachState>, ms = 10000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(localError('TIMEOUT', 'join')), ms);
-    room.onStateChange.once(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -3,13 +3,14 @@
  * public facts of a snapshot, so the app never re-implements a rule.
  */
 import { RULE_MESSAGES, RuleErrorCode } from '../server/rules/errors';
+import { ROOM_MESSAGES } from '../server/protocol';
 import { PassFacts, passTargetsFrom, peekedFromPublic, peekRefusalFrom } from '../server/rules/queries';
 import type { GameSnapshot } from './snapshot';
 
 export type ActionName = 'offer' | 'call' | 'peek' | 'pass';
 
 export interface Reason {
-  code: RuleErrorCode | 'NOT_YOUR_TURN_TO_PASS' | 'SPECTATOR';
+  code: RuleErrorCode | 'SPECTATOR';
   message: string;
 }
 
@@ -66,7 +67,7 @@ export function passOptions(s: GameSnapshot): TargetOption[] {
 
 /** Whether "몰래 보고 넘기기" is possible for me now, and why not. */
 export function peekAvailability(s: GameSnapshot): { allowed: boolean; reason?: Reason } {
-  if (s.spectator) return { allowed: false, reason: { code: 'SPECTATOR', message: '구경하는 사람은 게임에 참여할 수 없어요.' } };
+  if (s.spectator) return { allowed: false, reason: { code: 'SPECTATOR', message: ROOM_MESSAGES.SPECTATOR } };
   if (!s.myTurn || !s.round.hasCard) return { allowed: false, reason: reason('NOT_YOUR_TURN') };
   const refusal = peekRefusalFrom(passFactsFrom(s));
   return refusal ? { allowed: false, reason: { code: refusal.code, message: refusal.message } } : { allowed: true };

@@ -17,5 +17,5 @@ export { KINDS, KIND_NAMES_KO } from '../server/rules/kinds';
 export type { Kind } from '../server/rules/kinds';
 export type { DangerLevel } from '../server/rules/danger';
 export type { CockroachResult } from '../server/rules/result';
-export { CHAT_PHRASES } from '../server/room/payloads';
-export type { ChatPhrase } from '../server/room/payloads';
+export { CHAT_PHRASES } from '../server/protocol';
+export type { ChatPhrase } from '../server/protocol';

@@ -1,13 +1,13 @@
 import type { Client, Room } from 'colyseus.js';
 import type { Kind } from '../server/rules/kinds';
 import type { CockroachResult } from '../server/rules/result';
-import { CHAT_PHRASES, ChatPhrase } from '../server/room/payloads';
+import { CHAT_PHRASES, ChatPhrase, CLOSE_CODES, GAME_ACTIONS, SERVER_MESSAGES } from '../server/protocol';
 import { CockroachState } from '../server/schema/CockroachState';
 import { Emitter } from './emitter';
 import { localError, SdkError } from './errors';
 import { ActionName, offerTargets, passOptions, peekAvailability } from './helpers';
 import { buildSnapshot, GameSnapshot, RevealSnapshot } from './snapshot';
-import { firstState } from './client';
+import { firstState } from './firstState';
 import type { TokenStore } from './tokenStore';
 
 export interface SessionEvents extends Record<string, unknown> {
@@ -45,8 +45,7 @@ export interface SessionOptions {
   actionTimeoutMs: number;
 }
 
-const CONSENTED = 4000;
-const GAME_ACTIONS: ReadonlySet<string> = new Set(['offer', 'call', 'peek', 'pass']);
+const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
 
 /**
  * One seat (or a spectator's place) in one room: actions that settle when the server applied or
@@ -156,7 +155,7 @@ export class GameSession extends Emitter<SessionEvents> {
 
   private send(action: string, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean): Promise<void> {
     // One game move at a time (the next one depends on the patch of this one).
-    const busy = this.pending.has(action) || (GAME_ACTIONS.has(action) && [...this.pending.keys()].some((k) => GAME_ACTIONS.has(k)));
+    const busy = this.pending.has(action) || (GAME_ACTION_SET.has(action) && [...this.pending.keys()].some((k) => GAME_ACTION_SET.has(k)));
     if (busy) return Promise.reject(localError('ACTION_PENDING', action));
     if (!this.room.connection.isOpen) return Promise.reject(localError('CONNECTION_LOST', action));
     return new Promise<void>((resolve, reject) => {
@@ -178,18 +177,18 @@ export class GameSession extends Emitter<SessionEvents> {
     this.room = room;
     this.current = buildSnapshot(room.state, this.me, room.roomId, this.result);
     room.onStateChange(() => this.onState());
-    room.onMessage('error', (e: { code: string; message: string; action: string }) => {
+    room.onMessage(SERVER_MESSAGES.error, (e: { code: string; message: string; action: string }) => {
       const error = new SdkError(e.code, e.message, e.action);
       const p = this.pending.get(e.action);
       if (p) this.settle(p, error);
       else this.emit('error', error);
     });
-    room.onMessage('chat', (c: { from: string; phrase: ChatPhrase }) => {
+    room.onMessage(SERVER_MESSAGES.chat, (c: { from: string; phrase: ChatPhrase }) => {
       const nickname = this.current.seats.find((s) => s.id === c.from)?.nickname ?? '';
       this.emit('chat', { ...c, nickname, text: CHAT_PHRASES[c.phrase] ?? '' });
       this.onState();
     });
-    room.onMessage('result', (result: CockroachResult) => {
+    room.onMessage(SERVER_MESSAGES.result, (result: CockroachResult) => {
       this.result = result;
       this.onState();
       this.emit('gameOver', result);
@@ -222,7 +221,7 @@ export class GameSession extends Emitter<SessionEvents> {
 
   private async onLeave(code: number) {
     for (const p of [...this.pending.values()]) this.settle(p, localError('CONNECTION_LOST', p.action));
-    if (this.leaving || code === CONSENTED || this.spectator) {
+    if (this.leaving || code === CLOSE_CODES.CONSENTED || this.spectator) {
       this.emit('left', { code });
       return;
     }

@@ -9,7 +9,7 @@ import {
   seedRng,
   viewFor,
 } from '../../server/rules';
-import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk';
+import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
 
@@ -72,7 +72,7 @@ describe('client SDK against a real server', function () {
     const all = await Promise.all(results);
     stops.forEach((stop) => stop());
     assert.deepEqual(errors, []);
-    assert.equal(room().match!.game.phase, 'ended');
+    assert.equal(room().table.match!.game.phase, 'ended');
     for (const result of all) assert.deepEqual(result, all[0]);
     assert.equal(host.snapshot.phase, 'ended');
     assert.equal(host.snapshot.result, all[0]);
@@ -84,7 +84,7 @@ describe('client SDK against a real server', function () {
     const { host, sessions, room } = await table(3);
     await rejects(sessions[1].start(), 'NOT_HOST');
     await host.start();
-    const game = room().match!.game;
+    const game = room().table.match!.game;
     const byId = (id: string) => sessions.find((s) => s.me === id)!;
     const [a, b, c] = game.order.map(byId);
     await until(a, () => a.snapshot.myTurn, 'my turn');
@@ -130,7 +130,7 @@ describe('client SDK against a real server', function () {
     const { host, sessions, room } = await table(2, { turnSeconds: 30 });
     const turns = sessions.map((s) => new Promise<{ secondsLeft: number; canDo: string[] }>((resolve) => s.once('myTurn', resolve)));
     await host.start();
-    const starter = room().match!.game.order[0];
+    const starter = room().table.match!.game.order[0];
     const turn = await turns[sessions.findIndex((s) => s.me === starter)];
     assert.deepEqual(turn.canDo, ['offer']);
     assert.ok(turn.secondsLeft > 25 && turn.secondsLeft <= 30, `${turn.secondsLeft}`);
@@ -148,7 +148,7 @@ describe('client SDK against a real server', function () {
     await lost;
     await back;
     assert.equal(host.me, me, 'the same seat and id');
-    assert.equal(host.snapshot.myHandCount, ts.serverRoom(host.roomId).match!.game.hands[me!].length);
+    assert.equal(host.snapshot.myHandCount, ts.serverRoom(host.roomId).table.match!.game.hands[me!].length);
     assert.ok(host.snapshot.myHand.length > 0, 'my hand is back');
 
     await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === true, 'first return seen');
@@ -181,7 +181,7 @@ describe('client SDK against a real server', function () {
         }
       };
       const compare = () => {
-        const game = room().match?.game;
+        const game = room().table.match?.game;
         if (!game || game.phase !== 'playing') return;
         for (const s of sessions) {
           if (s.snapshot.step !== game.step || s.snapshot.phase !== 'playing') continue; // only the state it has seen
@@ -208,23 +208,42 @@ describe('client SDK against a real server', function () {
     }
   });
 
-  it('ships without server packages or Node-only modules', () => {
-    const seen = new Set<string>();
+  it('ships without server packages or Node-only modules, and without runtime import cycles', () => {
+    const edges = new Map<string, string[]>();
     const bare = new Set<string>();
     const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
+      if (edges.has(file)) return;
+      const runtime: string[] = [];
+      edges.set(file, runtime);
       const source = readFileSync(file, 'utf8');
-      for (const [, spec] of source.matchAll(/from '([^']+)'/g)) {
+      for (const [statement, spec] of source.matchAll(/^(?:import|export)[^;]*?from '([^']+)'/gms)) {
+        const typeOnly = /^(?:import|export) type /.test(statement);
         if (!spec.startsWith('.')) {
           bare.add(spec);
           continue;
         }
         const base = path.resolve(path.dirname(file), spec);
-        visit(existsSync(`${base}.ts`) ? `${base}.ts` : path.join(base, 'index.ts'));
+        const target = existsSync(`${base}.ts`) ? `${base}.ts` : path.join(base, 'index.ts');
+        if (!typeOnly) runtime.push(target);
+        visit(target);
       }
     };
     visit(path.resolve(__dirname, '../../client-sdk/index.ts'));
     assert.deepEqual([...bare].sort(), ['@colyseus/schema', 'colyseus.js']);
+    const root = path.resolve(__dirname, '../..');
+    const outside = [...edges.keys()].map((f) => path.relative(root, f)).filter((f) => !/^(client-sdk|server\/(rules|schema|fairness)|server\/protocol\.ts)/.test(f));
+    assert.deepEqual(outside, [], 'only the SDK and the pure shared code');
+    // A require cycle (React Native's bundler warns on each): depth-first search on runtime edges.
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const walk = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(root, f)).join(' → '));
+      state.set(file, 'open');
+      for (const next of edges.get(file) ?? []) walk(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of edges.keys()) walk(file, []);
+    assert.deepEqual(cycles, []);
   });
 });
