@@ -3,6 +3,7 @@ import { DangerLevel, dangerLevel } from '../server/rules/danger';
 import { whatCanDo, ActionName } from './helpers';
 import type { CockroachResult } from '../server/rules/result';
 import type { CockroachState } from '../server/schema/CockroachState';
+import { OPTION_SPECS, WireOptions } from '../server/rules/options';
 
 export type Phase = 'lobby' | 'playing' | 'ended';
 
@@ -66,15 +67,8 @@ export interface GameSnapshot {
   phase: Phase;
   hostId: string;
   isHost: boolean;
-  options: {
-    loseCount: number;
-    turnSeconds: number;
-    claimHistory: boolean;
-    quickChat: boolean;
-    eightKindsRule: boolean;
-    twoPlayerPass: boolean;
-    private: boolean;
-  };
+  /** Every create option (server/rules/options.ts), `loseCount` resolved by seat count in the lobby. */
+  options: WireOptions;
   /** Applied actions so far; the SDK quotes it in every action. */
   step: number;
   /** Seat order once started (join order in the lobby). */
@@ -93,6 +87,13 @@ export interface GameSnapshot {
   /** Two-player set-aside kinds, after the end. */
   removed: Kind[];
   result: CockroachResult | null;
+}
+
+function snapshotOptions(state: CockroachState, loseCount: number): GameSnapshot['options'] {
+  const out: Record<string, unknown> = {};
+  for (const spec of OPTION_SPECS) out[spec.key] = state.options[spec.key];
+  out.loseCount = loseCount;
+  return out as GameSnapshot['options'];
 }
 
 const zeroCounts = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
@@ -155,15 +156,7 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
     phase,
     hostId: state.hostId,
     isHost: me !== null && me === state.hostId,
-    options: {
-      loseCount,
-      turnSeconds: state.options.turnSeconds,
-      claimHistory: state.options.claimHistory,
-      quickChat: state.options.quickChat,
-      eightKindsRule: state.options.eightKindsRule,
-      twoPlayerPass: state.options.twoPlayerPass,
-      private: state.options.private,
-    },
+    options: snapshotOptions(state, loseCount),
     step: state.step,
     seats,
     myHand,

@@ -7,20 +7,17 @@
  * game) the field is marked dirty here, in the same patch that grants the right.
  */
 import { MapSchema } from '@colyseus/schema';
+import { WireOptions, wireOptions } from './rules/options';
 import type { Game, GameOptions, PlayerId } from './rules';
 import { CockroachState, Claim, LastReveal, Player, Round } from './schema/CockroachState';
 
+/** The options as created, for `resetForRematch` to show again (`loseCount` 0 when not given). */
+const createdOptions = new WeakMap<CockroachState, WireOptions>();
+
 export function projectOptions(state: CockroachState, options: GameOptions, isPrivate: boolean): void {
-  state.options.assign({
-    loseCount: options.loseCount ?? 0,
-    turnSeconds: options.turnSeconds,
-    claimHistory: options.claimHistory,
-    quickChat: options.quickChat,
-    eightKindsRule: options.eightKindsRule,
-    twoPlayerPass: options.twoPlayerPass,
-    showSeenBy: options.showSeenBy,
-    private: isPrivate,
-  });
+  const wire = wireOptions(options, isPrivate);
+  createdOptions.set(state, wire);
+  state.options.assign(wire);
 }
 
 export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string, bot = false): void {
@@ -62,7 +59,8 @@ export function setFairness(state: CockroachState, fields: FairnessFields): void
  * Each player then gets a fresh hand map: a client that already knows a map is sent only its
  * latest changes when it gains the right to see it, so at the next game's end the other players
  * would miss every card dealt while the map was hidden from them. A map it has never seen is
- * sent whole. The caller sends the patch that carries the lobby.
+ * sent whole. The options go back to those the room was created with (`loseCount` 0 again when it
+ * was not given). The caller sends the patch that carries the lobby.
  */
 export function resetForRematch(state: CockroachState, sendPatch: () => void): void {
   state.players.forEach((player) => {
@@ -83,6 +81,8 @@ export function resetForRematch(state: CockroachState, sendPatch: () => void): v
     player.hand = new MapSchema<string>();
     if (player.front.length > 0) player.front.clear();
   });
+  const created = createdOptions.get(state);
+  if (created) state.options.assign(created);
   projected.delete(state);
 }
 

@@ -16,30 +16,66 @@ export interface ResolvedOptions extends GameOptions {
   loseCount: 3 | 4 | 5;
 }
 
-export const DEFAULT_OPTIONS: Readonly<GameOptions> = Object.freeze({
-  turnSeconds: 30,
-  claimHistory: true,
-  quickChat: true,
-  eightKindsRule: false,
-  twoPlayerPass: false,
-  showSeenBy: true,
-});
-
 type Check = (value: unknown) => boolean;
 const isBool: Check = (v) => typeof v === 'boolean';
 const oneOf = (...allowed: unknown[]): Check => (v) => allowed.includes(v);
 
-const OPTION_CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
-  ['loseCount', oneOf(3, 4, 5)],
-  ['turnSeconds', oneOf(15, 30, 60)],
-  ['claimHistory', isBool],
-  ['quickChat', isBool],
-  ['eightKindsRule', isBool],
-  ['twoPlayerPass', isBool],
-  ['showSeenBy', oneOf(true)],
-]);
+/** How an option travels in the room's state (`state.options`): a schema 2.x primitive type. */
+export type OptionWireType = 'uint8' | 'boolean';
+
+export interface OptionSpec {
+  readonly key: string;
+  /** Allowed values of a client's create option. */
+  readonly check: Check;
+  /** The value when the creator leaves it out (undefined: decided at the start). */
+  readonly default: number | boolean | undefined;
+  readonly wire: OptionWireType;
+  /** What `state.options` shows while the value is undefined. */
+  readonly unset: number | boolean;
+  /** false for a room option the rules never see (`private`, parsed with the join). */
+  readonly game: boolean;
+}
+
+/**
+ * Every create option, described once: this list drives the validation below, the schema fields
+ * of `RoomOptions` (server/schema/CockroachState.ts), the projection (server/project.ts) and the
+ * SDK snapshot's `options` (client-sdk/snapshot.ts). A new house rule is one line here, plus its
+ * type in `GameOptions` and the rules that use it.
+ */
+export const OPTION_SPECS = [
+  { key: 'loseCount', check: oneOf(3, 4, 5), default: undefined, wire: 'uint8', unset: 0, game: true },
+  { key: 'turnSeconds', check: oneOf(15, 30, 60), default: 30, wire: 'uint8', unset: 30, game: true },
+  { key: 'claimHistory', check: isBool, default: true, wire: 'boolean', unset: true, game: true },
+  { key: 'quickChat', check: isBool, default: true, wire: 'boolean', unset: true, game: true },
+  { key: 'eightKindsRule', check: isBool, default: false, wire: 'boolean', unset: false, game: true },
+  { key: 'twoPlayerPass', check: isBool, default: false, wire: 'boolean', unset: false, game: true },
+  { key: 'showSeenBy', check: oneOf(true), default: true, wire: 'boolean', unset: true, game: true },
+  { key: 'private', check: isBool, default: false, wire: 'boolean', unset: false, game: false },
+] as const satisfies readonly OptionSpec[];
+
+type Spec = (typeof OPTION_SPECS)[number];
+export type OptionKey = Spec['key'];
+
+/** `state.options` as a client decodes it: every option of the list, with its wire type. */
+export type WireOptions = { -readonly [S in Spec as S['key']]: S['wire'] extends 'boolean' ? boolean : number };
+
+const GAME_SPECS: readonly OptionSpec[] = OPTION_SPECS.filter((spec) => spec.game);
+
+export const DEFAULT_OPTIONS: Readonly<GameOptions> = Object.freeze(
+  Object.fromEntries(GAME_SPECS.filter((spec) => spec.default !== undefined).map((spec) => [spec.key, spec.default])) as unknown as GameOptions,
+);
+
+const OPTION_CHECKS: ReadonlyMap<string, Check> = new Map(GAME_SPECS.map((spec) => [spec.key, spec.check]));
 
 export const OPTION_KEYS: readonly string[] = [...OPTION_CHECKS.keys()];
+
+/** What `state.options` holds for these game options and the room's `private` flag. */
+export function wireOptions(options: GameOptions, isPrivate: boolean): WireOptions {
+  const given: Record<string, unknown> = { ...options, private: isPrivate };
+  const out: Record<string, unknown> = {};
+  for (const spec of OPTION_SPECS) out[spec.key] = given[spec.key] ?? spec.unset;
+  return out as WireOptions;
+}
 
 export type OptionsResult = { ok: true; options: GameOptions } | { ok: false; error: RuleError };
 

@@ -1,6 +1,7 @@
 /**
  * The room's synced state: field definitions and visibility rules only. It imports nothing but
- * @colyseus/schema so the client SDK can ship these classes to decode typed state.
+ * @colyseus/schema and the pure list of options, so the client SDK can ship these classes to
+ * decode typed state.
  *
  * Visibility (schema 2.x `@filter`, decorator above `@type`):
  * - `Player.hand`: its owner only, and everyone once the game has ended;
@@ -9,7 +10,8 @@
  * no filter is needed.
  * Strings use "" for "nobody/none" (a schema string cannot hold null).
  */
-import { ArraySchema, filter, MapSchema, Schema, type } from '@colyseus/schema';
+import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@colyseus/schema';
+import { OPTION_SPECS, WireOptions } from '../rules/options';
 
 interface SessionClient {
   sessionId: string;
@@ -72,17 +74,15 @@ export class LastReveal extends Schema {
   @type('string') takenBy = '';
 }
 
+/** Its fields come from the one list of options (server/rules/options.ts), in that order. */
+export interface RoomOptions extends WireOptions {}
 export class RoomOptions extends Schema {
-  /** 0 in the lobby when not given; the resolved number from the start on. */
-  @type('uint8') loseCount = 0;
-  @type('uint8') turnSeconds = 30;
-  @type('boolean') claimHistory = true;
-  @type('boolean') quickChat = true;
-  @type('boolean') eightKindsRule = false;
-  @type('boolean') twoPlayerPass = false;
-  @type('boolean') showSeenBy = true;
-  @type('boolean') private = false;
+  constructor() {
+    super();
+    for (const spec of OPTION_SPECS) (this as unknown as Record<string, unknown>)[spec.key] = spec.unset;
+  }
 }
+for (const spec of OPTION_SPECS) defineTypes(RoomOptions, { [spec.key]: spec.wire });
 
 export class Fairness extends Schema {
   /** Lowercase hex SHA-256 of `serverSeed`, set before any player's entropy is used. */

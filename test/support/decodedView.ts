@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MapSchema } from '@colyseus/schema';
 import type { PlayerView } from '../../server/rules';
+import { OPTION_SPECS } from '../../server/rules/options';
 import { CockroachState, Player, Round } from '../../server/schema/CockroachState';
 
 /**
@@ -86,8 +87,18 @@ export function viewOfDecoded(state: CockroachState): Omit<PlayerView, 'options'
   };
 }
 
-/** The decoded state holds exactly what `view` allows: all of it, and nothing more. */
-export function assertDecodedMatchesView(state: CockroachState, view: PlayerView, who: string): void {
+/** The decoded `state.options`, keyed as the one list of options names them. */
+export function optionsOfDecoded(state: CockroachState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of OPTION_SPECS) out[spec.key] = state.options[spec.key];
+  return out;
+}
+
+/**
+ * The decoded state holds exactly what `view` allows: all of it, and nothing more. Options are
+ * compared with the game's (and `private` with the room's flag when given).
+ */
+export function assertDecodedMatchesView(state: CockroachState, view: PlayerView, who: string, isPrivate?: boolean): void {
   const decoded = viewOfDecoded(state);
   const expectedHands: Record<string, Record<string, string>> = {};
   const players: PlayerView['players'] = {};
@@ -96,8 +107,11 @@ export function assertDecodedMatchesView(state: CockroachState, view: PlayerView
     players[id] = rest;
     if (hand && Object.keys(hand).length > 0) expectedHands[id] = hand;
   }
-  const { options: _options, ...expected } = view;
+  const { options, ...expected } = view;
   const { handsSeen, ...actual } = decoded;
+  const { private: decodedPrivate, ...decodedOptions } = optionsOfDecoded(state);
+  assert.deepEqual(decodedOptions, { ...options }, `${who}: decoded options differ from the game's`);
+  if (isPrivate !== undefined) assert.equal(decodedPrivate, isPrivate, `${who}: decoded private flag differs from the room's`);
   assert.deepEqual(handsSeen, expectedHands, `${who}: hands decoded differ from what they may know`);
   assert.deepEqual(actual, { ...expected, players }, `${who}: decoded state differs from the rules' view`);
 }

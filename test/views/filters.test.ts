@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
-import { addSeatedPlayer, projectGame } from '../../server/project';
+import { addSeatedPlayer, projectGame, projectOptions } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
 
-function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>) {
+function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>, isPrivate = false) {
   const ids = Array.from({ length: count }, (_, i) => `player${i}`);
   const options = validateOptions(rawOptions);
   assert.ok(options.ok);
   const state = new CockroachState();
+  projectOptions(state, options.options, isPrivate);
   ids.forEach((id) => addSeatedPlayer(state, id, id));
   const wire = new FilteredWire(state, [...ids, null]);
   const started = Match.start(seed, ids, options.options);
@@ -22,7 +23,7 @@ function playChecked(seed: string, count: number, rawOptions: Record<string, unk
       const view = viewFor(match.game, viewer);
       const who = viewer ?? 'spectator';
       assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
-      assertDecodedMatchesView(decoded, view, who);
+      assertDecodedMatchesView(decoded, view, who, isPrivate);
     }
   };
   check();
@@ -39,7 +40,8 @@ describe('views: encode, filter per client, decode — without sockets', () => {
   for (const count of [2, 3, 4, 5, 6]) {
     it(`gives each of ${count} players and a spectator exactly their view after every action`, () => {
       for (let g = 0; g < 4; g++) {
-        const match = playChecked(`filters-${count}-${g}`, count, { twoPlayerPass: g % 2 === 0, claimHistory: g !== 1, eightKindsRule: g === 3 });
+        const raw = { twoPlayerPass: g % 2 === 0, claimHistory: g !== 1, eightKindsRule: g === 3, quickChat: g !== 2, turnSeconds: [15, 30, 60, 30][g], ...(g === 2 ? { loseCount: 3 } : {}) };
+        const match = playChecked(`filters-${count}-${g}`, count, raw, g === 1);
         assert.equal(match.game.phase, 'ended');
       }
     });
@@ -59,5 +61,24 @@ describe('views: encode, filter per client, decode — without sockets', () => {
     // Hand a's cards to b's client by lying about who b is: the check must notice.
     const decodedB = wire.decoded.get('b')!;
     assert.throws(() => assertDecodedMatchesView(decodedB, viewFor(started.match.game, 'a'), 'b as a'), /hands decoded differ/);
+  });
+
+  it('would catch a wrongly projected option: each option, flipped on the wire, fails the check', () => {
+    const options = validateOptions({ loseCount: 4 });
+    assert.ok(options.ok);
+    const started = Match.start('options', ['a', 'b'], options.options);
+    assert.ok(started.ok);
+    const game = started.match.game;
+    const wrong: Record<string, unknown> = { loseCount: 5, turnSeconds: 60, claimHistory: false, quickChat: false, eightKindsRule: true, twoPlayerPass: true, showSeenBy: false, private: true };
+    for (const [key, value] of Object.entries(wrong)) {
+      const state = new CockroachState();
+      projectOptions(state, options.options, false);
+      addSeatedPlayer(state, 'a', 'a');
+      addSeatedPlayer(state, 'b', 'b');
+      projectGame(state, game);
+      (state.options as unknown as Record<string, unknown>)[key] = value;
+      const wire = new FilteredWire(state, ['a']);
+      assert.throws(() => assertDecodedMatchesView(wire.decoded.get('a')!, viewFor(game, 'a'), `a with ${key} wrong`, false), /decoded options differ|private flag differs/, key);
+    }
   });
 });

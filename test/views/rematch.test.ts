@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
-import { addSeatedPlayer, projectGame, resetForRematch, setScore } from '../../server/project';
+import { addSeatedPlayer, projectGame, projectOptions, resetForRematch, setScore } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire, viewOfDecoded } from '../support/decodedView';
 
 /** Plays one whole game into `state`, checking every client's decoded bytes after each patch. */
-function playChecked(state: CockroachState, wire: FilteredWire, ids: string[], seed: string) {
-  const options = validateOptions({});
+function playChecked(state: CockroachState, wire: FilteredWire, ids: string[], seed: string, raw: Record<string, unknown> = {}) {
+  const options = validateOptions(raw);
   assert.ok(options.ok);
   const started = Match.start(seed, ids, options.options);
   assert.ok(started.ok);
@@ -19,7 +19,7 @@ function playChecked(state: CockroachState, wire: FilteredWire, ids: string[], s
       const view = viewFor(match.game, viewer);
       const who = viewer ?? 'spectator';
       assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
-      assertDecodedMatchesView(decoded, view, who);
+      assertDecodedMatchesView(decoded, view, who, state.options.private);
     }
   };
   check();
@@ -47,6 +47,9 @@ function assertLobbyEverywhere(wire: FilteredWire, ids: string[]) {
     assert.equal(decoded.loser, '', who);
     assert.equal(decoded.lossReason, '', who);
     assert.equal(decoded.removed.length, 0, who);
+    assert.equal(decoded.options.loseCount, 0, `${who}: loseCount not given, so 0 in the lobby again`);
+    assert.equal(decoded.options.claimHistory, false, `${who}: the same options`);
+    assert.equal(decoded.options.private, true, `${who}: the same options`);
     for (const id of ids) {
       const p = decoded.players.get(id)!;
       assert.equal(p.seat, -1, `${who}: seat of ${id}`);
@@ -61,10 +64,13 @@ describe('views: a rematch, on decoded bytes', () => {
     it(`${count} players and a spectator: the lobby shows no old hands, the second game only each owner's`, () => {
       const ids = Array.from({ length: count }, (_, i) => `player${i}`);
       const state = new CockroachState();
+      const options = validateOptions({ claimHistory: false });
+      assert.ok(options.ok);
+      projectOptions(state, options.options, true);
       ids.forEach((id, i) => addSeatedPlayer(state, id, id, i === 1));
       const wire = new FilteredWire(state, [...ids, null]);
 
-      const first = playChecked(state, wire, ids, `rematch-${count}-a`);
+      const first = playChecked(state, wire, ids, `rematch-${count}-a`, { claimHistory: false });
       assert.equal(first.game.phase, 'ended');
       // After the end every client decoded every hand: the clearing must reach them all.
       const ended = viewOfDecoded(wire.decoded.get(null)!);
@@ -81,7 +87,7 @@ describe('views: a rematch, on decoded bytes', () => {
         assert.equal(decoded.players.get(ids[1])!.nickname, ids[1], who);
       }
 
-      const second = playChecked(state, wire, ids, `rematch-${count}-b`);
+      const second = playChecked(state, wire, ids, `rematch-${count}-b`, { claimHistory: false });
       assert.equal(second.game.phase, 'ended');
 
       resetForRematch(state, () => wire.patch());
