@@ -18,21 +18,23 @@ import { randInt, RngState, seedRng } from '../server/rules';
 import { CockroachState } from '../server/schema/CockroachState';
 import { chooseMove } from './clientBot';
 import { hiddenInfoViolations } from './lib/leakCheck';
+import { parseArgsOrExit } from './lib/args';
+import { SERVER_MESSAGES } from '../server/protocol';
 
 const SEATS = 6;
-const paceArg = process.argv.indexOf('--pace');
-const fast = paceArg >= 0 && process.argv[paceArg + 1] === 'fast';
+// @colyseus/loadtest reads its own flags (--room, --numClients, ...) from the same argv.
+const fast = parseArgsOrExit(process.argv.slice(2), { pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human' } }, { allowUnknown: true }).pace === 'fast';
 
 function playOneGame(room: Room<CockroachState>, rng: RngState, seats: number): Promise<void> {
   return new Promise((resolve) => {
     let scheduledStep = -1;
     let startSent = false;
     let timer: NodeJS.Timeout | null = null;
-    room.onMessage('error', (m: { code: string; message: string }) => {
+    room.onMessage(SERVER_MESSAGES.error, (m: { code: string; message: string }) => {
       console.error(`${room.sessionId}: refused ${m.code} ${m.message}`);
       scheduledStep = -1; // try again on the next patch
     });
-    room.onMessage('result', () => {
+    room.onMessage(SERVER_MESSAGES.result, () => {
       if (timer) clearTimeout(timer);
       room.leave(true).catch(() => undefined).finally(resolve);
     });

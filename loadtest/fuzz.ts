@@ -13,15 +13,18 @@ import { chooseMove } from './clientBot';
 import { fuzzFrame, FuzzKind } from './lib/fuzzFrames';
 import { LatencyHistogram } from './lib/latency';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
+import { parseArgsOrExit } from './lib/args';
+import { ROOM_NAME, SERVER_MESSAGES } from '../server/protocol';
 
-const ROOM = 'cockroach-poker';
 const BURST = 64;
 const BYSTANDER_PACE_MS = 100;
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const FLAGS = {
+  messages: { kind: 'int', default: 1_000_000, min: 1, help: 'frames to send' },
+  attackers: { kind: 'int', default: 8, min: 1 },
+  seed: { kind: 'string', default: 'fuzz' },
+  endpoint: { kind: 'optional', help: 'an external server' },
+} as const;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -41,13 +44,13 @@ class Bystanders {
   constructor(private readonly endpoint: string, private readonly rng: RngState) {}
 
   async start(): Promise<string> {
-    const host = await new Client(this.endpoint).create<CockroachState>(ROOM, { nickname: 'by0' }, CockroachState);
+    const host = await new Client(this.endpoint).create<CockroachState>(ROOM_NAME, { nickname: 'by0' }, CockroachState);
     this.rooms = [host];
     for (let i = 1; i < 3; i++) this.rooms.push(await new Client(this.endpoint).joinById<CockroachState>(host.roomId, { nickname: `by${i}` }, CockroachState));
     for (const r of this.rooms) {
-      r.onMessage('error', () => this.errors++);
-      r.onMessage('result', () => this.games++);
-      r.onMessage('chat', () => undefined);
+      r.onMessage(SERVER_MESSAGES.error, () => this.errors++);
+      r.onMessage(SERVER_MESSAGES.result, () => this.games++);
+      r.onMessage(SERVER_MESSAGES.chat, () => undefined);
       r.onLeave((code) => {
         if (this.running) this.lost++;
         void code;
@@ -98,7 +101,7 @@ async function attacker(endpoint: string, bystanderRoom: string, asSpectator: bo
   while (budget.left > 0) {
     let room: Room;
     try {
-      room = asSpectator ? await client.joinById(bystanderRoom, { spectator: true }) : await client.create(ROOM, { nickname: 'fuzz' });
+      room = asSpectator ? await client.joinById(bystanderRoom, { spectator: true }) : await client.create(ROOM_NAME, { nickname: 'fuzz' });
     } catch {
       counts.refusedJoins++;
       await wait(10);
@@ -122,10 +125,8 @@ async function attacker(endpoint: string, bystanderRoom: string, asSpectator: bo
 }
 
 async function main() {
-  const total = Number(arg('messages') ?? 1_000_000);
-  const attackers = Number(arg('attackers') ?? 8);
-  const seed = arg('seed') ?? 'fuzz';
-  const endpoint = arg('endpoint');
+  const args = parseArgsOrExit(process.argv.slice(2), FLAGS);
+  const { messages: total, attackers, seed, endpoint } = args;
   const server: ServerProcess | null = endpoint ? null : await startServerProcess();
   const target = endpoint ?? server!.endpoint;
   const rng = seedRng(seed);

@@ -8,14 +8,15 @@
 import { performance } from 'node:perf_hooks';
 import { activePlayer, randomLegalAction, seedRng } from '../server/rules';
 import { bootTestServer, create, joinById, Tracked } from '../test/support/server';
+import { parseArgsOrExit } from './lib/args';
 
 const PATCH = 15;
 const STATE = 14;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const FLAGS = {
+  actions: { kind: 'int', default: 400, min: 1 },
+  players: { kind: 'int', default: 6, min: 2, max: 6 },
+} as const;
 
 function frameCounter(t: Tracked) {
   const counts = { patchBytes: 0, stateBytes: 0 };
@@ -31,8 +32,7 @@ function frameCounter(t: Tracked) {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main() {
-  const wanted = arg('actions', 400);
-  const count = arg('players', 6);
+  const { actions: wanted, players: count } = parseArgsOrExit(process.argv.slice(2), FLAGS);
   const ts = await bootTestServer();
   const latencies: number[] = [];
   const bytesPerClient: number[] = [];
@@ -51,7 +51,7 @@ async function main() {
     players[0].room.send('start', {});
     await Promise.all(players.map((p) => p.until(() => p.state.phase === 'playing', 'start')));
     joinBytes.push(...counters.map((c) => c.stateBytes));
-    const game = room.match!.game;
+    const game = room.table.match!.game;
     while (game.phase === 'playing' && latencies.length < wanted) {
       const actor = players.find((p) => p.id === activePlayer(game))!;
       const { type, ...payload } = randomLegalAction(game, actor.id, bot)!;

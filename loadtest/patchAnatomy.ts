@@ -15,11 +15,12 @@ import { OPERATION, Schema } from '@colyseus/schema';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../server/rules';
 import { addSeatedPlayer, projectGame } from '../server/project';
 import { CockroachState } from '../server/schema/CockroachState';
+import { parseArgsOrExit } from './lib/args';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+const FLAGS = {
+  games: { kind: 'int', default: 20, min: 1 },
+  seed: { kind: 'string', default: 'anatomy' },
+} as const;
 
 interface Tree {
   ref: object;
@@ -55,8 +56,7 @@ function attribute(state: CockroachState, into: Map<string, number>): void {
 }
 
 function main() {
-  const games = Number(arg('games', '20'));
-  const seed = arg('seed', 'anatomy');
+  const { games, seed } = parseArgsOrExit(process.argv.slice(2), FLAGS);
   const ids = Array.from({ length: 6 }, (_, i) => `p${i}xxxxxx`.slice(0, 9)); // 9 characters, as sessionIds
   const perType = new Map<string, { actions: number; bytes: number; fields: Map<string, number> }>();
   const options = validateOptions({});

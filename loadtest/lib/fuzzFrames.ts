@@ -1,7 +1,9 @@
 import { pack } from 'msgpackr';
 import { KINDS, pick, randInt, RngState } from '../../server/rules';
+import { CLIENT_MESSAGES } from '../../server/protocol';
 
-const TYPES = ['start', 'offer', 'call', 'peek', 'pass', 'chat'];
+/** Real message types with garbage payloads reach the handlers; others the transport guard. */
+const TYPES: readonly string[] = CLIENT_MESSAGES;
 const KEYS = ['cardId', 'to', 'claim', 'call', 'phrase', 'step', '__proto__', 'constructor', 'prototype', 'toString', 'x', ''];
 const STRINGS = ['', 'true', 'false', 'rat', 'doubt', '__proto__', 'constructor', '\u0000', '가'.repeat(40), 'x'.repeat(600), ...KINDS];
 const NUMBERS = [0, -0, 1, -1, 63, 64, 0.5, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1e308, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];

@@ -36,6 +36,8 @@ export interface ServerProcessOptions {
   nodeArgs?: string[];
   /** Sets LOADTEST_STATS=1 and keeps the server's stdin to ask for `stats()`. */
   stats?: boolean;
+  /** Another checkout whose server to run (its own node_modules); default this one. */
+  root?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -55,7 +57,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const root = path.resolve(__dirname, '..', '..');
+  const root = options.root ? path.resolve(options.root) : path.resolve(__dirname, '..', '..');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/index.ts'], {
     cwd: root,
     env: { ...process.env, ...env, ...(options.stats ? { LOADTEST_STATS: '1' } : {}), PORT: String(port) },

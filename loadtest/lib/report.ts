@@ -1,0 +1,94 @@
+/** The load run's progress line (stderr, every few seconds) and its final one-line JSON report. */
+import { Figures } from './figures';
+import { ServerStats } from './serverProcess';
+
+export interface ProgressInputs {
+  phase: string;
+  /** Seconds since the phase's start (the ramp's, or the window's). */
+  seconds: number;
+  serverSeconds: number | null;
+  rooms: number;
+  roomsAsked: number;
+  clients: number;
+  serverRssMB: number | null;
+  intervalSeconds: number;
+}
+
+/** One progress line; resets the "last interval" latency histogram. */
+export function progressLine(f: Figures, p: ProgressInputs): string {
+  const l = f.latency.summary();
+  const r = f.recentLatency.summary();
+  f.recentLatency.reset();
+  return (
+    `loadtest ${p.phase} ${p.seconds.toFixed(0)}s${p.serverSeconds !== null ? ` (server +${p.serverSeconds.toFixed(0)}s)` : ''}: rooms ${p.rooms}/${p.roomsAsked}, clients ${p.clients}, games ${f.games}, actions ${f.actions} ` +
+    `(${(f.actions / Math.max(p.seconds, 0.001)).toFixed(0)}/s), latency p50 ${l.p50} p99 ${l.p99} ms (last ${p.intervalSeconds} s: p50 ${r.p50} p99 ${r.p99} max ${r.max}), ` +
+    `errors ${f.errors}, leaks ${f.leaks}` +
+    (p.serverRssMB !== null ? `, server rss ${p.serverRssMB.toFixed(0)} MB` : '')
+  );
+}
+
+/** What the run measured of the server (null with --endpoint) and of the bots' own process. */
+export interface Measured {
+  rooms: number;
+  roomsAtEnd: number;
+  clients: number;
+  pace: string;
+  windowSeconds: number;
+  rampSeconds: number;
+  server: null | {
+    cpuSeconds: number;
+    endRssMB: number;
+    baselineRssMB: number;
+    /** Right after the window, and after a full GC (live heap), and at the idle start after a GC. */
+    stats: ServerStats | null;
+    live: ServerStats | null;
+    baseline: ServerStats | null;
+  };
+  botCpuMicros: number;
+  botLoopP99Ns: number;
+  crashed: boolean;
+}
+
+export function buildReport(f: Figures, m: Measured) {
+  const bytes = f.actionPatchBytes.summary();
+  const s = m.server;
+  const cpuPerAction = s && f.actions > 0 ? +((s.cpuSeconds * 1e6) / f.actions).toFixed(0) : null;
+  return {
+    rooms: m.rooms,
+    roomsAtEnd: m.roomsAtEnd,
+    clients: m.clients,
+    pace: m.pace,
+    seconds: +m.windowSeconds.toFixed(1),
+    rampSeconds: +m.rampSeconds.toFixed(1),
+    games: f.games,
+    actions: f.actions,
+    actionsPerSec: +(f.actions / m.windowSeconds).toFixed(1),
+    latencyMs: f.latency.summary(),
+    fanoutMs: f.fanout.summary(),
+    bytesPerActionPerClient: bytes.mean,
+    patchBytesPerClient: { p50: bytes.p50, p99: bytes.p99, max: bytes.max },
+    otherPatchBytes: f.otherPatchBytes,
+    joinStateBytes: f.joinState.summary().max,
+    joinStateBytesP50: f.joinState.summary().p50,
+    serverCpuPct: s ? +((100 * s.cpuSeconds) / m.windowSeconds).toFixed(1) : null,
+    serverCpuPerActionUs: cpuPerAction,
+    serverRssMB: s ? +s.endRssMB.toFixed(1) : null,
+    serverBaselineRssMB: s ? +s.baselineRssMB.toFixed(1) : null,
+    rssPerRoomKB: s ? +(((s.endRssMB - s.baselineRssMB) * 1024) / m.rooms).toFixed(1) : null,
+    serverHeapUsedMB: s?.stats?.heapUsedMB ?? null,
+    liveHeapPerRoomKB: s?.live && s.baseline ? +(((s.live.heapUsedMB - s.baseline.heapUsedMB) * 1024) / m.rooms).toFixed(1) : null,
+    rssAfterGcMB: s?.live?.rssMB ?? null,
+    eventLoopDelayP99Ms: s?.stats?.eventLoopDelayMs.p99 ?? null,
+    eventLoopDelayMaxMs: s?.stats?.eventLoopDelayMs.max ?? null,
+    botCpuPct: +((100 * m.botCpuMicros) / 1e6 / m.windowSeconds).toFixed(1),
+    botEventLoopDelayP99Ms: +(m.botLoopP99Ns / 1e6).toFixed(2),
+    errors: f.errors,
+    errorKinds: { ...f.errorKinds },
+    stalls: f.stalls,
+    leaks: f.leaks,
+    leakSamples: f.leakSamples,
+    crashed: m.crashed,
+  };
+}
+
+export type Report = ReturnType<typeof buildReport>;

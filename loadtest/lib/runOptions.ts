@@ -1,0 +1,23 @@
+/** The flags of `npm run loadtest` (loadtest/run.ts), parsed with the load tools' one parser. */
+import { parseArgsOrExit, ParsedArgs } from './args';
+
+export const RUN_FLAGS = {
+  rooms: { kind: 'int', default: 20, min: 1, help: 'six-player rooms kept playing' },
+  seconds: { kind: 'int', default: 15, min: 1, help: 'length of the measuring window' },
+  batch: { kind: 'int', default: 25, min: 1, help: 'rooms filled at a time during the ramp' },
+  pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human', help: 'human: 1–3 s per move; fast: at once' },
+  seed: { kind: 'string', default: 'loadtest' },
+  'cpu-prof': { kind: 'optional', help: 'directory for the server CPU profile' },
+  'server-args': { kind: 'string', default: '', help: 'extra node flags for the server' },
+  'server-log': { kind: 'optional', help: "file for the server's stdout and stderr" },
+  'server-root': { kind: 'optional', help: 'run the server of another checkout (before/after runs)' },
+  idle: { kind: 'flag', help: 'seat the bots, never start the games' },
+  settle: { kind: 'number', default: 5, min: 0, help: 'seconds between the ramp and the window' },
+  endpoint: { kind: 'optional', help: 'an external server (no server figures)' },
+} as const;
+
+export type RunOptions = ParsedArgs<typeof RUN_FLAGS>;
+
+export function runOptions(argv: readonly string[] = process.argv.slice(2)): RunOptions {
+  return parseArgsOrExit(argv, RUN_FLAGS);
+}

@@ -1,0 +1,282 @@
+/**
+ * The load run's tables: six colyseus.js bots per room, from create and joins through the game
+ * (each bot plays its own moves from its decoded state) to leaving and a new room in the same
+ * slot. Every decoded patch is timed against the action it shows and checked for hidden
+ * information; everything lands in `Figures`.
+ */
+import { performance } from 'node:perf_hooks';
+import { Client, Room } from 'colyseus.js';
+import { randInt, RngState } from '../../server/rules';
+import { ROOM_NAME, SERVER_MESSAGES } from '../../server/protocol';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { chooseMove } from '../clientBot';
+import { Figures } from './figures';
+import { hiddenInfoViolations, PatchChange } from './leakCheck';
+import { Scheduler } from './scheduler';
+
+export const SEATS = 6;
+/** Colyseus 0.15 frame codes: the first full state, and a patch. */
+const ROOM_STATE = 14;
+const ROOM_STATE_PATCH = 15;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface Bot {
+  table: Table;
+  seat: number;
+  room: Room<CockroachState>;
+  id: string;
+  /** Highest step this client has decoded. */
+  lastStep: number;
+  /** Step of the last counted action patch (bytes attribution). */
+  byteStep: number;
+  /** Step a move is already scheduled for, so one patch never schedules two. */
+  scheduledStep: number;
+  joinStateSeen: boolean;
+  resultSeen: boolean;
+  leaving: boolean;
+  changes: PatchChange[];
+}
+
+/** An action sent and not yet seen by all six clients. */
+interface Pending {
+  step: number;
+  t0: number;
+  actor: Bot;
+  actorDone: boolean;
+  othersLeft: number;
+}
+
+interface Table {
+  slot: number;
+  bots: Bot[];
+  pending: Pending[];
+  seated: boolean;
+  startSent: boolean;
+  ended: boolean;
+  closing: boolean;
+  stalled: boolean;
+  lastProgress: number;
+}
+
+export interface FleetOptions {
+  pace: 'human' | 'fast';
+  /** Seat the bots but never start. */
+  idle: boolean;
+}
+
+const NO_CHANGES: PatchChange[] = [];
+
+export class Fleet {
+  readonly tables = new Set<Table>();
+  /** A playing room that shows no progress this long is stalled (human turns take at most 3 s). */
+  private readonly stallMs: number;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: FleetOptions,
+    private readonly figures: Figures,
+    private readonly scheduler: Scheduler,
+    private readonly rng: RngState,
+  ) {
+    this.stallMs = options.pace === 'human' ? 15_000 : 10_000;
+  }
+
+  liveClients(): number {
+    let n = 0;
+    for (const t of this.tables) n += t.bots.length;
+    return n;
+  }
+
+  /** Fills one slot with a new six-player room; false if a join failed (counted as errors). */
+  async openTable(slot: number): Promise<boolean> {
+    const table: Table = {
+      slot, bots: [], pending: [], seated: false, startSent: false, ended: false, closing: false, stalled: false, lastProgress: performance.now(),
+    };
+    let host: Room<CockroachState>;
+    try {
+      host = await this.client.create<CockroachState>(ROOM_NAME, { nickname: `b${slot}-0` }, CockroachState);
+    } catch (error) {
+      this.figures.countError('create failed', error);
+      return false;
+    }
+    table.bots.push(this.attach(table, host, 0));
+    this.tables.add(table);
+    const joins = await Promise.allSettled(
+      Array.from({ length: SEATS - 1 }, (_, i) => this.client.joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState)),
+    );
+    for (const [i, j] of joins.entries()) {
+      if (j.status === 'fulfilled') table.bots.push(this.attach(table, j.value, i + 1));
+      else this.figures.countError('join failed', j.reason);
+    }
+    if (table.bots.length < SEATS || this.figures.stopping) {
+      await this.close(table);
+      return false;
+    }
+    table.seated = true;
+    table.lastProgress = performance.now();
+    this.maybeStart(table);
+    return true;
+  }
+
+  /** Playing rooms with no progress for the stall time are counted once as stalled (an error). */
+  checkStalls(): void {
+    const now = performance.now();
+    for (const t of this.tables) {
+      if (t.stalled || t.closing || !t.seated || now - t.lastProgress < this.stallMs) continue;
+      const phase = t.bots[0]?.room.state.phase;
+      if (phase === 'ended' || (this.options.idle && phase === 'lobby')) continue;
+      t.stalled = true;
+      this.figures.stalls++;
+      this.figures.countError('stalled room', `room ${t.bots[0]?.room.roomId} step ${t.bots[0]?.room.state.step} phase ${t.bots[0]?.room.state.phase}`);
+    }
+  }
+
+  /** Every table leaves politely (an external server would otherwise hold the reconnection grace). */
+  async closeAll(): Promise<void> {
+    const all = [...this.tables];
+    for (let i = 0; i < all.length; i += 200) await Promise.all(all.slice(i, i + 200).map((t) => this.close(t)));
+  }
+
+  private attach(table: Table, room: Room<CockroachState>, seat: number): Bot {
+    const bot: Bot = {
+      table, seat, room, id: room.sessionId, lastStep: 0, byteStep: 0, scheduledStep: -1,
+      joinStateSeen: false, resultSeen: false, leaving: false, changes: NO_CHANGES,
+    };
+    const state = room.state;
+    const decode = state.decode.bind(state);
+    state.decode = ((...args: Parameters<CockroachState['decode']>) => {
+      const changes = decode(...args);
+      bot.changes = changes as unknown as PatchChange[];
+      return changes;
+    }) as CockroachState['decode'];
+    // Registered after colyseus.js's own onmessage: runs once the frame is decoded.
+    const ws = (room.connection.transport as unknown as { ws: { addEventListener(t: string, f: (ev: { data: ArrayBuffer }) => void): void } }).ws;
+    ws.addEventListener('message', (ev) => this.onFrame(bot, ev.data));
+    room.onStateChange(() => this.onPatch(bot));
+    room.onMessage(SERVER_MESSAGES.error, (m: { code?: string }) => this.onRefused(bot, m));
+    room.onMessage(SERVER_MESSAGES.result, () => this.onResult(bot));
+    room.onMessage('*', (type) => this.figures.countError(`unexpected message ${String(type)}`));
+    room.onLeave((code) => {
+      if (!bot.leaving && !this.figures.stopping) this.figures.countError(`closed ${code}`);
+    });
+    room.onError((code, message) => this.figures.countError(`room error ${code}`, message));
+    return bot;
+  }
+
+  private onFrame(bot: Bot, data: ArrayBuffer): void {
+    const size = data.byteLength;
+    const code = size > 0 ? new Uint8Array(data, 0, 1)[0] : -1;
+    if (code === ROOM_STATE && !bot.joinStateSeen) {
+      bot.joinStateSeen = true;
+      this.figures.joinState.record(size);
+    } else if (code === ROOM_STATE_PATCH) {
+      const step = bot.room.state.step;
+      if (step > bot.byteStep) {
+        bot.byteStep = step;
+        this.figures.actionPatchBytes.record(size);
+      } else this.figures.otherPatchBytes += size;
+    }
+  }
+
+  private onPatch(bot: Bot): void {
+    const figures = this.figures;
+    const table = bot.table;
+    const state = bot.room.state;
+    const now = performance.now();
+    const step = state.step;
+    if (step > bot.lastStep) {
+      let settled = false;
+      for (const p of table.pending) {
+        if (p.step < bot.lastStep || p.step >= step) continue;
+        if (p.actor === bot) {
+          p.actorDone = true;
+          figures.actions++;
+          figures.latency.record(now - p.t0);
+          figures.recentLatency.record(now - p.t0);
+        } else if (--p.othersLeft === 0) figures.fanout.record(now - p.t0);
+        if (p.actorDone && p.othersLeft === 0) settled = true;
+      }
+      if (settled) table.pending = table.pending.filter((p) => !(p.actorDone && p.othersLeft === 0));
+      bot.lastStep = step;
+      table.lastProgress = now;
+    }
+
+    const violations = hiddenInfoViolations(state, bot.id, bot.changes);
+    bot.changes = NO_CHANGES;
+    if (violations.length > 0) figures.countLeaks(bot.id, violations);
+
+    if (figures.stopping || table.closing) return;
+    if (state.phase === 'lobby') return this.maybeStart(table);
+    if (state.phase !== 'playing') return;
+    const round = state.round;
+    const active = round.hasCard ? round.holder : round.starter;
+    if (active !== bot.id || bot.scheduledStep === step) return;
+    bot.scheduledStep = step;
+    this.scheduler.after(this.humanDelay(), () => this.act(bot, step));
+  }
+
+  private humanDelay(): number {
+    return this.options.pace === 'human' ? 1000 + randInt(this.rng, 2001) : 0;
+  }
+
+  private act(bot: Bot, step: number): void {
+    const table = bot.table;
+    const state = bot.room.state;
+    if (this.figures.stopping || table.closing || state.phase !== 'playing' || state.step !== step) return;
+    const move = chooseMove(state, bot.id, this.rng);
+    if (!move) return;
+    table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: table.bots.length - 1 });
+    bot.room.send(move.type, move.payload);
+  }
+
+  /** A refused action: counted, and the bot tries again so its room does not stall. */
+  private onRefused(bot: Bot, message: { code?: string }): void {
+    this.figures.countError(`refused ${message?.code ?? '?'}`);
+    const table = bot.table;
+    table.pending = table.pending.filter((p) => p.actor !== bot || p.actorDone);
+    bot.scheduledStep = -1;
+    this.scheduler.after(this.options.pace === 'human' ? 1000 : 10, () => this.onPatch(bot));
+  }
+
+  private maybeStart(table: Table): void {
+    const host = table.bots[0];
+    if (this.options.idle || !table.seated || table.startSent || !host || host.room.state.players.size < SEATS) return;
+    table.startSent = true;
+    host.room.send('start', {});
+  }
+
+  private onResult(bot: Bot): void {
+    const table = bot.table;
+    bot.resultSeen = true;
+    if (!table.ended) {
+      table.ended = true;
+      this.figures.games++;
+    }
+    if (table.bots.every((b) => b.resultSeen)) void this.replace(table);
+  }
+
+  private async close(table: Table): Promise<void> {
+    table.closing = true;
+    this.tables.delete(table);
+    await leaveAll(table.bots);
+  }
+
+  /** A finished (or failed) game leaves; a new room takes its slot. */
+  private async replace(table: Table): Promise<void> {
+    if (table.closing) return;
+    await this.close(table);
+    while (!this.figures.stopping && !(await this.openTable(table.slot))) await sleep(1000);
+  }
+}
+
+async function leaveAll(bots: Bot[]): Promise<void> {
+  for (const b of bots) b.leaving = true;
+  // One timer for the whole table, not one per bot: a leave the server never confirms gives up.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(bots.map((b) => b.room.leave(true).catch(() => undefined))),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
+  ]);
+  clearTimeout(timer);
+}
