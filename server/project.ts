@@ -21,7 +21,7 @@ export function projectOptions(state: CockroachState, options: GameOptions, isPr
 }
 
 export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string, bot = false): void {
-  state.players.set(id, new Player().assign({ id, nickname, bot }));
+  state.players.set(id, new Player().assign({ id, nickname, bot, hand: new MapSchema<string>() }));
 }
 
 export function setScore(state: CockroachState, id: PlayerId, score: number): void {

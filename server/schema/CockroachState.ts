@@ -31,12 +31,18 @@ export class Player extends Schema {
   /** Points over this room's finished games (1 per game won). */
   @type('uint16') score = 0;
 
-  /** Card id (decimal string) → kind: a plain string per card, not a schema object (v2). */
+  /**
+   * Card id (decimal string) → kind: a plain string per card, not a schema object (v2). The
+   * server creates it with the player (server/project.ts). No initializer on purpose: a client
+   * that may not see the hand would hold a map the server never sent, and its decoder warns
+   * "trying to remove reference undefined" when the player is removed. So it is undefined on
+   * clients until they may see it.
+   */
   @filter(function (this: Player, client: SessionClient, _value: unknown, root: CockroachState) {
     return client.sessionId === this.id || root.phase === 'ended';
   })
   @type({ map: 'string' })
-  hand = new MapSchema<string>();
+  hand!: MapSchema<string>;
 }
 
 export class Claim extends Schema {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
-import { addSeatedPlayer, projectGame, projectOptions } from '../../server/project';
+import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
 
@@ -79,6 +79,28 @@ describe('views: encode, filter per client, decode — without sockets', () => {
       (state.options as unknown as Record<string, unknown>)[key] = value;
       const wire = new FilteredWire(state, ['a']);
       assert.throws(() => assertDecodedMatchesView(wire.decoded.get('a')!, viewFor(game, 'a'), `a with ${key} wrong`, false), /decoded options differ|private flag differs/, key);
+    }
+  });
+
+  it('a player leaving the lobby decodes without a warning on the other clients (no hand map they were never sent)', () => {
+    const state = new CockroachState();
+    for (const id of ['a', 'b', 'c']) addSeatedPlayer(state, id, id);
+    const wire = new FilteredWire(state, ['a', 'b', null]);
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      removeSeatedPlayer(state, 'c');
+      wire.patch();
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepEqual(warnings, []);
+    for (const [viewer, decoded] of wire.decoded) {
+      assert.deepEqual([...decoded.players.keys()], ['a', 'b'], String(viewer));
+      if (viewer !== null) assert.equal(decoded.players.get(viewer)!.hand.size, 0, 'the owner holds its (empty) hand map');
+      const other = viewer === 'a' ? 'b' : 'a';
+      assert.equal(decoded.players.get(other)!.hand, undefined, 'no hand map of someone else');
     }
   });
 });
