@@ -1,8 +1,12 @@
 import { Kind, KIND_NAMES_KO, KINDS } from './kinds';
-import type { Game, LossReason, PlayerId } from './types';
+import { GameStats, gameStats, highlights } from './stats';
+import type { Game, LogEntry, LossReason, PlayerId } from './types';
 
-/** Rules 8.6, with `eightKinds` from RULINGS and the score of section 6. */
-export interface CockroachResult {
+export type { GameStats, PlayerStats } from './stats';
+export { gameStats, highlights } from './stats';
+
+/** Rules 8.6, with `eightKinds` from RULINGS and the score of section 6: what the end position alone decides. */
+export interface GameOutcome {
   loser: PlayerId;
   reason: LossReason;
   losingKind?: Kind;
@@ -14,6 +18,13 @@ export interface CockroachResult {
   summary: string;
 }
 
+/** The `result` message and a record's `result` (PROTOCOL v2): the outcome, the game's id and who bluffed. */
+export interface CockroachResult extends GameOutcome {
+  gameId: string;
+  stats: GameStats;
+  highlights: string[];
+}
+
 export function kindCounts(game: Game, cards: readonly number[]): Record<Kind, number> {
   const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
   for (const id of cards) counts[game.kinds[id]]++;
@@ -21,7 +32,7 @@ export function kindCounts(game: Game, cards: readonly number[]): Record<Kind, n
 }
 
 /** The result of an ended game; null while it is still being played. */
-export function gameResult(game: Game, nicknames: Readonly<Record<PlayerId, string>> = {}): CockroachResult | null {
+export function gameResult(game: Game, nicknames: Readonly<Record<PlayerId, string>> = {}): GameOutcome | null {
   if (game.phase !== 'ended' || game.loser === null || game.lossReason === null) return null;
   const loser = game.loser;
   const reason = game.lossReason;
@@ -48,6 +59,14 @@ export function gameResult(game: Game, nicknames: Readonly<Record<PlayerId, stri
   const losingKind = reason === 'four' ? game.kinds[lastLanded] : undefined;
   const summary = summaryKo(nicknames[loser] ?? loser, reason, losingKind, losingKind && fronts[loser][losingKind]);
   return { loser, reason, ...(losingKind ? { losingKind } : {}), ranking, fronts, scores, summary };
+}
+
+/** The whole result of an ended game, from its end position and its action log; null while it is played. */
+export function fullResult(game: Game, log: readonly LogEntry[], nicknames: Readonly<Record<PlayerId, string>>, gameId: string): CockroachResult | null {
+  const outcome = gameResult(game, nicknames);
+  if (!outcome) return null;
+  const stats = gameStats(log, game);
+  return { ...outcome, gameId, stats, highlights: highlights(stats, nicknames) };
 }
 
 function summaryKo(name: string, reason: LossReason, kind?: Kind, count?: number): string {
