@@ -2,10 +2,14 @@
 // games last and how they end. No server, no sockets: this is the rules core's ceiling.
 //
 //   npm run simulate -- --games 10000 [--players N] [--seed S] [--auto PERCENT] [--verify]
+//   npm run simulate -- --games 10000 --players 4 --bots smart,easy,easy,easy
 //
-// Bots pick uniform legal moves with their own seeded RNG (seedRng, never Math.random); a share
-// of moves (--auto, default 10%) is the timeout default instead, as in rooms where players idle.
-// Player counts cycle 2..6 unless --players is given; options cycle through a fixed mix.
+// Without --bots, moves are uniform legal moves with their own seeded RNG (seedRng, never
+// Math.random); a share of moves (--auto, default 10%) is the timeout default instead, as in rooms
+// where players idle. With --bots, seat i is a practice bot of the i-th level (server/bots), which
+// decides from viewFor(game, seat) alone, and the run also prints how often each level lost; --auto
+// then defaults to 0. Player counts cycle 2..6 unless --players (or --bots) fixes them; options
+// cycle through a fixed mix.
 import {
   activePlayer,
   GameOptions,
@@ -16,7 +20,9 @@ import {
   replayGame,
   seedRng,
   validateOptions,
+  viewFor,
 } from '../server/rules';
+import { Bot, BotLevel, createBot, isBotLevel } from '../server/bots';
 
 interface Args {
   games: number;
@@ -24,10 +30,13 @@ interface Args {
   seed: string;
   autoPercent: number;
   verify: boolean;
+  /** The level seated at each join slot p0, p1, …; null: the uniform movers of old. */
+  bots: BotLevel[] | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { games: 1000, players: null, seed: 'sim', autoPercent: 10, verify: false };
+  const args: Args = { games: 1000, players: null, seed: 'sim', autoPercent: 10, verify: false, bots: null };
+  let autoGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -38,7 +47,10 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--games') args.games = Number(value());
     else if (flag === '--players') args.players = Number(value());
     else if (flag === '--seed') args.seed = value();
-    else if (flag === '--auto') args.autoPercent = Number(value());
+    else if (flag === '--auto') {
+      args.autoPercent = Number(value());
+      autoGiven = true;
+    } else if (flag === '--bots') args.bots = parseBots(value());
     else if (flag === '--verify') args.verify = true;
     else throw new Error(`unknown argument ${flag}`);
   }
@@ -47,7 +59,19 @@ function parseArgs(argv: string[]): Args {
     throw new Error('--players must be 2..6');
   }
   if (!(args.autoPercent >= 0 && args.autoPercent <= 100)) throw new Error('--auto must be 0..100');
+  if (args.bots) {
+    if (args.players !== null && args.players !== args.bots.length) throw new Error('--players must match the number of --bots');
+    args.players = args.bots.length;
+    if (!autoGiven) args.autoPercent = 0;
+  }
   return args;
+}
+
+function parseBots(list: string): BotLevel[] {
+  const levels = list.split(',').map((s) => s.trim());
+  if (levels.length < 2 || levels.length > 6) throw new Error('--bots needs 2..6 levels, e.g. smart,easy,easy,easy');
+  for (const l of levels) if (!isBotLevel(l)) throw new Error(`--bots: unknown level "${l}" (easy, smart)`);
+  return levels as BotLevel[];
 }
 
 /** The option mix games cycle through (house rules on and off, every loseCount, history off). */
@@ -66,6 +90,9 @@ interface GameStats {
   rounds: number;
   reason: LossReason;
   ms: number;
+  /** Join slot (p0 = 0, …) and play seat (0 = first starter) of the loser. */
+  loserSlot: number;
+  loserSeat: number;
 }
 
 function playGame(args: Args, index: number): GameStats {
@@ -80,6 +107,8 @@ function playGame(args: Args, index: number): GameStats {
   const { match } = started;
   const game = match.game;
   const bot = seedRng(`${seed}/bots`);
+  const seated = new Map<string, Bot>();
+  args.bots?.forEach((level, i) => seated.set(ids[i], createBot(level, `${seed}/bot${i}`)));
   const bound = 64 * (2 * players + 1);
 
   while (game.phase === 'playing') {
@@ -89,14 +118,25 @@ function playGame(args: Args, index: number): GameStats {
       continue;
     }
     const player = activePlayer(game)!;
-    const result = match.act(player, randomLegalAction(game, player, bot)!);
-    if (!result.ok) throw new Error(`${seed}: legal move refused (${result.error.code})`);
+    const seatBot = seated.get(player);
+    const action = seatBot ? seatBot.decide(viewFor(game, player)) : randomLegalAction(game, player, bot)!;
+    const result = match.act(player, action);
+    if (!result.ok) throw new Error(`${seed}: ${seatBot?.level ?? 'random'} move refused (${result.error.code})`);
   }
   const ms = performance.now() - t0;
   if (args.verify && JSON.stringify(replayGame(match.record)) !== JSON.stringify(game)) {
     throw new Error(`${seed}: replay differs`);
   }
-  return { players, actions: game.step, rounds: game.round.no - 1, reason: game.lossReason!, ms };
+  const loser = game.loser!;
+  return {
+    players,
+    actions: game.step,
+    rounds: game.round.no - 1,
+    reason: game.lossReason!,
+    ms,
+    loserSlot: ids.indexOf(loser),
+    loserSeat: game.order.indexOf(loser),
+  };
 }
 
 /** Nearest-rank percentile of sorted numbers. */
@@ -126,11 +166,29 @@ function report(label: string, stats: GameStats[], wallMs?: number) {
   console.log(`  loss reasons      ${reasons.join('   ')}`);
 }
 
+const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
+
+/** Who lost: per level (a seat's share; an even table loses 1/N), per join slot, per play seat. */
+function reportLosses(levels: BotLevel[], stats: GameStats[]) {
+  const n = stats.length;
+  console.log(`\nlosses by level (${n} games, ${levels.length} players; an even table loses ${pct(1, levels.length)} per seat):`);
+  for (const level of [...new Set(levels)]) {
+    const slots = levels.flatMap((l, i) => (l === level ? [i] : []));
+    const lost = stats.filter((g) => slots.includes(g.loserSlot)).length;
+    console.log(`  ${level.padEnd(6)} ${slots.length} seat(s)  lost ${lost} (${pct(lost, n)} of games, ${pct(lost, n * slots.length)} per seat)`);
+  }
+  const slotText = levels.map((l, i) => `p${i} ${l} ${pct(stats.filter((g) => g.loserSlot === i).length, n)}`);
+  console.log(`  by player         ${slotText.join('   ')}`);
+  const seatText = levels.map((_, s) => `seat ${s} ${pct(stats.filter((g) => g.loserSeat === s).length, n)}`);
+  console.log(`  by seat (0 starts) ${seatText.join('   ')}`);
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   console.log(
     `simulate: ${args.games} games, players ${args.players ?? '2..6 cycling'}, seed "${args.seed}", ` +
-      `${args.autoPercent}% timeout defaults${args.verify ? ', replay verified' : ''}; node ${process.version}`,
+      `${args.autoPercent}% timeout defaults${args.verify ? ', replay verified' : ''}` +
+      `${args.bots ? `, bots ${args.bots.join(',')}` : ''}; node ${process.version}`,
   );
   const stats: GameStats[] = [];
   const t0 = performance.now();
@@ -139,6 +197,7 @@ function main() {
   report('all games (wall clock)', stats, wall);
   const counts = [...new Set(stats.map((g) => g.players))].sort();
   if (counts.length > 1) for (const n of counts) report(`${n} players (time inside games)`, stats.filter((g) => g.players === n));
+  if (args.bots) reportLosses(args.bots, stats);
 }
 
 try {

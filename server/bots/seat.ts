@@ -1,0 +1,49 @@
+import { PassFacts, passTargetsFrom, peekedFromPublic, peekRefusalFrom } from '../rules/queries';
+import type { PlayerId } from '../rules/types';
+import type { PlayerView } from '../rules/view';
+
+/**
+ * Whose view this is: while a game is playing, a view shows exactly one hand, the viewer's own.
+ * A bot is never told its id separately, so it cannot be handed someone else's seat by mistake.
+ */
+export function viewerOf(view: PlayerView): PlayerId {
+  if (view.phase !== 'playing') throw new Error('bot: the game is not being played');
+  const own = view.order.filter((id) => view.players[id]?.hand !== undefined);
+  if (own.length !== 1) throw new Error('bot: not a player view (no single own hand)');
+  return own[0];
+}
+
+/** Who must act now, read from the public round exactly as the rules' activePlayer does. */
+export function toActIn(view: PlayerView): PlayerId | null {
+  if (view.phase !== 'playing') return null;
+  return view.round.hasCard ? view.round.holder : view.round.starter;
+}
+
+/** The public pass/peek facts, so the bot decides with the rules' own functions. */
+export function passFactsIn(view: PlayerView): PassFacts {
+  const { order, round, options } = view;
+  return {
+    order,
+    holder: round.holder,
+    seen: round.seen,
+    peeked: peekedFromPublic(order, round.starter, round.holder, round.seen),
+    twoPlayerPass: options.twoPlayerPass,
+  };
+}
+
+/** The holder's choices, as the rules would list them. */
+export interface HolderChoices {
+  mustPass: boolean;
+  canPeek: boolean;
+  passTargets: PlayerId[];
+}
+
+export function holderChoices(view: PlayerView): HolderChoices {
+  const facts = passFactsIn(view);
+  return { mustPass: facts.peeked, canPeek: !facts.peeked && peekRefusalFrom(facts) === null, passTargets: passTargetsFrom(facts) };
+}
+
+/** The viewer's own card ids, in ascending order (object keys of integers keep that order). */
+export function ownCards(view: PlayerView, me: PlayerId): number[] {
+  return Object.keys(view.players[me].hand ?? {}).map(Number);
+}
