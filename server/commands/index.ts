@@ -1,13 +1,18 @@
+import type { ClientMessageType } from '../protocol';
+import { AddBotCommand } from './AddBotCommand';
 import { CallCommand } from './CallCommand';
 import { ChatCommand } from './ChatCommand';
 import { OfferCommand } from './OfferCommand';
 import { PassCommand } from './PassCommand';
 import { PeekCommand } from './PeekCommand';
+import { PingCommand } from './PingCommand';
+import { RematchCommand } from './RematchCommand';
+import { RemoveBotCommand } from './RemoveBotCommand';
 import { StartCommand } from './StartCommand';
 import type { RoomCommand } from './RoomCommand';
 
-/** Every client message type and the command that answers it: the protocol's whole inbox. */
-export const COMMANDS: Readonly<Record<string, new () => RoomCommand>> = Object.freeze(
+/** Every client message type (server/protocol.ts) and the command that answers it. */
+export const COMMANDS: Readonly<Record<ClientMessageType, new () => RoomCommand>> = Object.freeze(
   Object.assign(Object.create(null), {
     start: StartCommand,
     offer: OfferCommand,
@@ -15,5 +20,9 @@ export const COMMANDS: Readonly<Record<string, new () => RoomCommand>> = Object.
     peek: PeekCommand,
     pass: PassCommand,
     chat: ChatCommand,
+    rematch: RematchCommand,
+    addBot: AddBotCommand,
+    removeBot: RemoveBotCommand,
+    ping: PingCommand,
   }),
 );

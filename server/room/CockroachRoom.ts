@@ -1,86 +1,68 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
 import { Client, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
-import { activePlayer, gameResult, GameOptions, Match, MAX_PLAYERS, PlayerId, RuleError, Action } from '../rules';
+import { GameOptions, PlayerId, RuleError } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
-import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer, setDeadline, setHost, setPresence } from '../project';
+import { addSeatedPlayer, projectOptions, removeSeatedPlayer, setHost, setPresence } from '../project';
 import { COMMANDS } from '../commands';
-import { TimeoutCommand } from '../commands/TimeoutCommand';
-import { TurnClock } from './TurnClock';
-import { errorReply, ErrorCode, joinErrorText, replyFromRule } from './errors';
+import type { RoomCommand } from '../commands/RoomCommand';
+import { CLIENT_MESSAGES, ClientMessageType, ErrorCode, GameActionType, GAME_ACTIONS, SERVER_MESSAGES } from '../protocol';
+import { Table, TableHost } from '../table/Table';
+import { heartbeat } from '../transport/heartbeat';
+import { createBot, botNickname } from '../bots';
+import type { BotLevel } from './payloads';
+import { Admission } from './admission';
+import {
+  CHAT_BURST,
+  CHAT_REFILL_MS,
+  DEFAULT_ROOM_SETTINGS,
+  HEARTBEAT_MISSES,
+  HEARTBEAT_TICKS,
+  MAX_CLIENTS,
+  MAX_SPECTATORS,
+  PING_BURST,
+  PING_REFILL_MS,
+  RoomSettings,
+  TICK_MS,
+} from './constants';
+import { errorReply, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
+import { listingFor, RoomMetadata } from './listing';
 import { RateLimiter } from './RateLimiter';
 import { isDraining } from '../ops/drain';
 import { log } from '../ops/log';
 import * as metrics from '../ops/metrics';
 
-export const MAX_SPECTATORS = 10;
-const CHAT_BURST = 5;
-const CHAT_REFILL_MS = 2000;
-/**
- * After the clock played a player's turn, an action of theirs without `step` arriving this soon
- * was meant for the turn that is gone, not for a new one (a human cannot see and answer a new
- * turn that fast). With `step` the check is exact.
- */
-export const LATE_ACTION_WINDOW_MS = 2000;
-/** A tapping child stays far below these; a script flooding does not. */
-export const DEFAULT_MESSAGE_BURST = 20;
-export const DEFAULT_MESSAGES_PER_SECOND = 10;
-/** Messages refused in a row for rate before the connection is closed. */
-export const FLOOD_DISCONNECT_AFTER = 50;
-/**
- * The room's one timer. It advances the room clock (turn deadlines, reconnection grace: they fire
- * up to this late) and drives the heartbeat; patches do not wait for it.
- */
-export const TICK_MS = 1000;
-/** Ping this room's sockets every this many ticks; one that missed this many pongs is cut. */
-export const HEARTBEAT_TICKS = 3;
-export const HEARTBEAT_MISSES = 2;
+export type { RoomMetadata } from './listing';
 
-export interface RoomSettings {
-  reconnectGraceSeconds: number;
-  /** Every client message: a burst of this many, then `messagesPerSecond`. */
-  messageBurst: number;
-  messagesPerSecond: number;
-  /** Tests only: a fixed seed source. Clients can never choose the seed. */
-  seed?: () => string;
-}
+const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
 
-export interface RoomMetadata {
-  phase: CockroachState['phase'];
-  seats: number;
-  maxSeats: number;
-  spectators: number;
-  host: string;
-  options: GameOptions;
+/** A dropped player's reconnection, held open by the room (Colyseus's "manual" mode). */
+interface HeldSeat {
+  reject(): void;
+  grace: { clear(): void };
 }
 
 /**
- * Lifecycle, seats and the single path every game change takes. Rules live in ../rules, schema
- * writes in ../project, message handling in ../commands.
+ * The Colyseus adapter over the table (server/table/): joins, leaves and reconnections, message
+ * dispatch with flood control, patches, listing, and containment of a failing room. Every game
+ * decision is the table's.
  */
 export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
-  static settings: RoomSettings = { reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND };
+  static settings: RoomSettings = { ...DEFAULT_ROOM_SETTINGS };
 
-  maxClients = MAX_PLAYERS + MAX_SPECTATORS;
+  maxClients = MAX_CLIENTS;
   readonly dispatcher = new Dispatcher(this);
   readonly spectators = new Set<string>();
-  readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.turnClock.now());
-  private readonly messageLimiter = new RateLimiter(
-    CockroachRoom.settings.messageBurst,
-    1000 / CockroachRoom.settings.messagesPerSecond,
-    () => this.turnClock.now(),
-  );
-  /** Consecutive messages refused for rate, per client. */
-  private readonly floodStreak = new Map<string, number>();
+  readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.now());
+  readonly pingLimiter = new RateLimiter(PING_BURST, PING_REFILL_MS, () => this.now());
+  private readonly admission = new Admission(CockroachRoom.settings.messageBurst, CockroachRoom.settings.messagesPerSecond, () => this.now());
+  /** Set while a message over the rate limit is tried as a move: a refusal then reads RATE_LIMITED. */
+  private overLimit = false;
   private failed = false;
-  match: Match | null = null;
-  private gameOptions!: GameOptions;
+  table!: Table;
   private isPrivate = false;
-  private resultSent = false;
-  private readonly turnClock = new TurnClock(this.clock, (step) => this.dispatcher.dispatch(new TimeoutCommand(), { step }));
-  /** When the clock last played each player's turn (room clock ms). */
-  private readonly autoPlayedAt = new Map<PlayerId, number>();
+  private readonly held = new Map<PlayerId, HeldSeat>();
   private ticks = 0;
 
   onCreate(raw: unknown) {
@@ -90,24 +72,24 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     const join = this.parseJoin(raw);
     if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
     if (isDraining()) throw refusal('SERVER_DRAINING');
-    this.gameOptions = join.options;
     this.isPrivate = join.private;
     this.setState(new CockroachState());
-    projectOptions(this.state, this.gameOptions, this.isPrivate);
-    // No 50 ms patch interval (it fired in every room whether anything changed or not): each
-    // change sends its own patch. One tick a second keeps the clock and the heartbeat going.
+    this.table = new Table(this.tableHost(), join.options, { botThinkMs: CockroachRoom.settings.botThinkMs, seed: CockroachRoom.settings.seed }, this.roomId);
+    projectOptions(this.state, join.options, this.isPrivate);
+    // No patch interval (it fired in every room whether anything changed or not): each change
+    // sends its own patch. One tick runs the table's timers and the heartbeat.
     this.setPatchRate(null);
     this.setSimulationInterval(() => this.tick(), TICK_MS);
 
-    for (const type of Object.keys(COMMANDS)) {
+    for (const type of CLIENT_MESSAGES) {
       const CommandClass = COMMANDS[type];
-      this.onMessage(type, (client, message) => {
-        if (this.admit(client, type)) this.dispatcher.dispatch(new CommandClass(), { client, message });
-      });
+      this.onMessage(type, (client, message) => this.receive(client, type, CommandClass, message));
     }
     // The transport guard closes on unknown types first; this answers if it is ever bypassed.
     this.onMessage('*', (client, type) => {
-      if (this.admit(client, '')) this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type));
+      if (!this.admission.hasRoom(client.sessionId)) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', echoType(type)));
+      this.admission.charge(client.sessionId);
+      this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type));
     });
     this.updateListing();
   }
@@ -129,41 +111,79 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       if (!this.state.hostId) setHost(this.state, client.sessionId);
     }
     this.broadcastPatch();
+    this.sendResultTo(client);
     this.updateListing();
   }
 
   async onLeave(client: Client, consented: boolean) {
     const id = client.sessionId;
     this.chatLimiter.forget(id);
-    this.messageLimiter.forget(id);
-    this.floodStreak.delete(id);
+    this.pingLimiter.forget(id);
+    this.admission.forget(id);
     if (this.failed) return;
     if (this.spectators.delete(id)) return this.updateListing();
     if (!this.state.players.has(id)) return;
-
-    if (this.state.phase === 'lobby') {
-      removeSeatedPlayer(this.state, id);
-      if (this.state.hostId === id) setHost(this.state, this.state.players.keys().next().value ?? null);
-      this.broadcastPatch();
-      return this.updateListing();
+    if (consented) {
+      if (this.state.phase === 'lobby') return this.removeSeat(id);
+      return this.markAway(id);
     }
-    if (this.state.phase === 'ended' || consented) return this.markAway(id);
-
     setPresence(this.state, id, { connected: false });
     this.broadcastPatch();
+    const back = await this.holdSeat(client);
+    if (!back || !this.state.players.has(id)) return;
+    setPresence(this.state, id, { connected: true, away: false });
+    this.broadcastPatch();
+    this.sendResultTo(back);
+  }
+
+  /**
+   * Keeps a dropped player's seat: in the lobby for a short grace, then the seat is freed; in a
+   * game for the grace, then the player is away (their turns play at once) but the seat stays
+   * theirs to take back until a rematch or the room closes (PROTOCOL v2 "Seats come back").
+   * Resolves with the returning client, or null when the seat was given up.
+   */
+  private async holdSeat(client: Client): Promise<Client | null> {
+    const id = client.sessionId;
     const reconnection = this.allowReconnection(client, 'manual');
-    const grace = this.clock.setTimeout(() => reconnection.reject(new Error('grace period over')), CockroachRoom.settings.reconnectGraceSeconds * 1000);
-    try {
-      await reconnection;
-      grace.clear();
-      metrics.reconnection(this.roomId, id, 'reconnected');
-      if (!this.state.players.get(id)?.away) setPresence(this.state, id, { connected: true });
-      this.broadcastPatch();
-    } catch {
-      grace.clear();
+    const lobby = this.state.phase === 'lobby';
+    const seconds = lobby ? CockroachRoom.settings.lobbyGraceSeconds : CockroachRoom.settings.reconnectGraceSeconds;
+    const grace = this.table.timers.after(seconds * 1000, () => {
+      if (this.state.phase === 'lobby') return this.releaseSeat(id);
       metrics.reconnection(this.roomId, id, 'expired');
       this.markAway(id);
+    });
+    this.held.set(id, { reject: () => reconnection.reject(new Error('seat released')), grace });
+    try {
+      const back = await reconnection;
+      metrics.reconnection(this.roomId, id, 'reconnected');
+      return back;
+    } catch {
+      return null;
+    } finally {
+      grace.clear();
+      this.held.delete(id);
     }
+  }
+
+  /** Gives up a held seat: the reconnection is refused and the seat is freed. */
+  private releaseSeat(id: PlayerId): void {
+    this.held.get(id)?.reject();
+    this.held.delete(id);
+    this.removeSeat(id);
+  }
+
+  private removeSeat(id: PlayerId): void {
+    removeSeatedPlayer(this.state, id);
+    this.table.unseatBot(id);
+    if (this.state.hostId === id) setHost(this.state, this.table.firstPresentHuman());
+    this.broadcastPatch();
+    this.updateListing();
+  }
+
+  private markAway(id: PlayerId): void {
+    setPresence(this.state, id, { connected: false, away: true });
+    this.table.presenceChanged();
+    if (this.state.phase === 'ended' && this.table.everyHumanAway()) this.disconnect().catch(() => undefined);
   }
 
   onUncaughtException(error: Error & { cause?: unknown }, methodName: string) {
@@ -171,11 +191,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (error.cause instanceof ServerError) return;
     // A failed join or leave concerns one client; a failed action or timer may have left the
     // game half-changed, and a half-changed game must not go on.
-    if (methodName === 'onMessage' || methodName === 'setTimeout' || methodName === 'setInterval') this.fail(methodName, error.cause ?? error);
-    else log.error('room.uncaught', { roomId: this.roomId, method: methodName }, error.cause ?? error);
+    if (methodName === 'onMessage' || methodName === 'setSimulationInterval' || methodName === 'setTimeout' || methodName === 'setInterval') {
+      this.fail(methodName, error.cause ?? error);
+    } else log.error('room.uncaught', { roomId: this.roomId, method: methodName }, error.cause ?? error);
   }
 
-  /** Encoding runs on Colyseus's own patch interval too, outside every handler: contain it here. */
+  /** Encoding runs outside every handler too (a tick, a leave): contain it here. */
   broadcastPatch(): boolean {
     try {
       return super.broadcastPatch();
@@ -193,119 +214,112 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (this.failed) return;
     this.failed = true;
     metrics.roomFailed(this.roomId, where, error);
-    this.turnClock.stop();
+    this.table?.stop();
     this.dispatcher.stop();
-    this.broadcast('error', errorReply('SERVER_ERROR', ''));
+    this.broadcast(SERVER_MESSAGES.error, errorReply('SERVER_ERROR', ''));
     this.disconnect(Protocol.WS_CLOSE_WITH_ERROR).catch(() => undefined);
   }
 
+  onDispose() {
+    this.table?.stop();
+  }
+
   /**
-   * Per-client token bucket over every message. The first refused message of a streak is
-   * answered with RATE_LIMITED, the rest silently; a long streak closes the connection.
+   * Every message passes flood control, except that a move the rules accept is never refused
+   * or charged for rate: over the limit, a game action is still tried, and only a refusal is
+   * answered (once per streak) with RATE_LIMITED.
    */
-  private admit(client: Client, type: string): boolean {
+  private receive(client: Client, type: ClientMessageType, CommandClass: new () => RoomCommand, message: unknown): void {
     const id = client.sessionId;
-    if (this.messageLimiter.take(id)) {
-      this.floodStreak.delete(id);
-      return true;
+    if (type === 'ping') return void this.dispatcher.dispatch(new CommandClass(), { client, message });
+    const within = this.admission.hasRoom(id);
+    const isMove = GAME_ACTION_SET.has(type);
+    if (!within && !isMove) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', type));
+    const stepBefore = this.table.match?.game.step;
+    this.overLimit = !within;
+    try {
+      this.dispatcher.dispatch(new CommandClass(), { client, message });
+    } finally {
+      this.overLimit = false;
     }
-    const streak = (this.floodStreak.get(id) ?? 0) + 1;
-    this.floodStreak.set(id, streak);
-    if (streak === 1) this.refuse(client, 'RATE_LIMITED', type);
-    if (streak === FLOOD_DISCONNECT_AFTER) client.leave(Protocol.WS_CLOSE_WITH_ERROR);
-    return false;
+    if (isMove && this.table.match?.game.step !== stepBefore) return this.admission.moved(id);
+    if (within) {
+      this.admission.charge(id);
+      this.admission.admitted(id);
+    }
   }
 
   /** Sends `error` { code, message, action } to one client; nothing else changes. */
   refuse(client: Client, code: ErrorCode | RuleError, action: string): void {
+    if (this.overLimit) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', action));
+    this.reply(client, code, action);
+  }
+
+  private reply(client: Client, code: ErrorCode | RuleError, action: string): void {
     metrics.refused(this.roomId, action, typeof code === 'string' ? code : code.code);
-    client.send('error', typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
+    client.send(SERVER_MESSAGES.error, typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
   }
 
   startGame(): void {
-    const seed = CockroachRoom.settings.seed?.() ?? randomBytes(16).toString('hex');
-    const started = Match.start(seed, [...this.state.players.keys()], this.gameOptions);
-    if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
-    this.match = started.match;
-    this.applyGameChange();
-    metrics.gameStarted(this.roomId, this.state.players.size);
+    this.table.start();
     this.updateListing();
   }
 
-  /** A player's action through the rules; applied actions are logged by the match. */
-  play(client: Client, action: Action, actionName: string, step: number | undefined): void {
-    const startedMs = metrics.actionTimer();
-    const id = client.sessionId;
-    const autoPlayed = this.autoPlayedAt.get(id);
-    if (step === undefined && autoPlayed !== undefined && this.turnClock.now() - autoPlayed < LATE_ACTION_WINDOW_MS) {
-      return this.refuse(client, 'STALE_ACTION', actionName);
-    }
-    const result = this.match!.act(id, action);
-    if (!result.ok) return this.refuse(client, result.error, actionName);
-    this.autoPlayedAt.delete(id);
-    this.applyGameChange();
-    metrics.actionApplied(this.roomId, actionName, id, this.match!.game.step, startedMs);
+  rematch(): void {
+    // PROTOCOL v2: the away and the gone lose their seats; a dropped player within the grace
+    // keeps it (the grace timer frees it if they do not come back).
+    for (const [id, player] of this.state.players) if (player.away) this.releaseSeat(id);
+    this.table.rematch();
+    this.updateListing();
   }
 
-  /** The turn clock expired at `step`: play the default action for whoever had to act. */
-  playDefault(step: number): void {
-    const match = this.match;
-    if (!match || match.game.phase !== 'playing' || match.game.step !== step) return;
-    const played = match.actByDefault();
-    if (played) this.autoPlayedAt.set(played.player, this.turnClock.now());
-    if (played) metrics.turnTimedOut(this.roomId, step);
-    this.applyGameChange();
-  }
-
-  /**
-   * The single way a game change reaches clients: away players act at once, the schema follows
-   * the game, and the patch leaves now rather than on the next tick.
-   */
-  private applyGameChange(): void {
-    const match = this.match!;
-    while (match.game.phase === 'playing' && this.isAway(activePlayer(match.game)!)) match.actByDefault();
-    projectGame(this.state, match.game);
-    // Every applied action hands the decision to someone new, or (a peek) asks for a new one.
-    if (match.game.phase === 'playing') setDeadline(this.state, this.turnClock.restart(match.game.options.turnSeconds * 1000, match.game.step));
-    else {
-      this.turnClock.stop();
-      setDeadline(this.state, 0);
-    }
+  addBot(level: BotLevel): void {
+    const id = `bot_${randomBytes(6).toString('hex')}`;
+    const taken = new Set([...this.state.players.values()].map((p) => p.nickname));
+    let n = 0;
+    while (taken.has(botNickname(n))) n++;
+    addSeatedPlayer(this.state, id, botNickname(n), true);
+    this.table.seatBot(id, createBot(level, randomBytes(16).toString('hex')));
     this.broadcastPatch();
-    if (match.game.phase === 'ended' && !this.resultSent) {
-      this.resultSent = true;
-      metrics.gameEnded(this.roomId, match.game.lossReason ?? '', match.game.step);
-      this.broadcast('result', gameResult(match.game, this.nicknames()));
-      this.updateListing();
-      if (this.everyoneAway()) this.disconnect().catch(() => undefined);
-    }
+    this.updateListing();
   }
 
-  private markAway(id: PlayerId): void {
-    setPresence(this.state, id, { connected: false, away: true });
-    if (this.match && this.state.phase === 'playing') this.applyGameChange();
-    else this.broadcastPatch();
+  removeBot(id: PlayerId): void {
+    this.removeSeat(id);
   }
 
-  /** Once a second (TICK_MS); Colyseus has advanced the room clock just before. */
+  private tableHost(): TableHost {
+    return {
+      state: this.state,
+      now: () => this.now(),
+      patch: () => void this.broadcastPatch(),
+      broadcast: (type, message) => this.broadcast(type, message),
+      actAs: (id, type, payload) => this.actAs(id, type, payload),
+      gameEnded: (everyHumanAway) => {
+        this.updateListing();
+        if (everyHumanAway) this.disconnect().catch(() => undefined);
+      },
+    };
+  }
+
+  /** A bot's move takes a player's path: the same command, parse and checks, logged as its own. */
+  private actAs(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void {
+    const botClient = { sessionId: id, send: (kind: string, reply: { code?: string }) => kind === SERVER_MESSAGES.error && log.warn('bot.refused', { roomId: this.roomId, code: reply.code }) };
+    this.dispatcher.dispatch(new COMMANDS[type](), { client: botClient as unknown as Client, message: payload });
+  }
+
+  /** Whoever joins or comes back to the results screen gets the result it missed. */
+  private sendResultTo(client: Client): void {
+    const result = this.table.result;
+    if (result) client.send(SERVER_MESSAGES.result, result);
+  }
+
   private tick(): void {
+    this.table.tick();
+    if (++this.ticks % HEARTBEAT_TICKS !== 0) return;
     // Every change already sent its own patch: this only catches one that did not.
     this.broadcastPatch();
-    if (++this.ticks % HEARTBEAT_TICKS === 0) heartbeat(this.clients);
-  }
-
-  private isAway(id: PlayerId): boolean {
-    return this.state.players.get(id)?.away === true;
-  }
-
-  private everyoneAway(): boolean {
-    return [...this.state.players.values()].every((p) => p.away);
-  }
-
-  nicknames(): Record<PlayerId, string> {
-    const names: Record<PlayerId, string> = {};
-    this.state.players.forEach((p, id) => (names[id] = p.nickname));
-    return names;
+    heartbeat(this.clients, HEARTBEAT_MISSES);
   }
 
   private parseJoin(raw: unknown): JoinRequest {
@@ -319,51 +333,29 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
     } else {
       if (this.state.phase !== 'lobby') throw refusal('LATE_JOIN');
-      if (this.state.players.size >= MAX_PLAYERS) throw refusal('ROOM_FULL');
+      if (this.state.players.size >= MAX_CLIENTS - MAX_SPECTATORS) throw refusal('ROOM_FULL');
     }
   }
 
-  /** Listed for quick match only while an open lobby has a free seat. */
   private updateListing(): void {
-    const hidden = this.isPrivate || this.state.phase !== 'lobby' || this.state.players.size >= MAX_PLAYERS;
-    const host = this.state.players.get(this.state.hostId)?.nickname ?? '';
+    const { hidden, metadata } = listingFor({ state: this.state, spectators: this.spectators.size, options: this.table.options, isPrivate: this.isPrivate });
     void this.setPrivate(hidden).catch(() => undefined);
-    void this.setMetadata({
-      phase: this.state.phase,
-      seats: this.state.players.size,
-      maxSeats: MAX_PLAYERS,
-      spectators: this.spectators.size,
-      host,
-      options: { ...this.gameOptions, ...(this.match ? { loseCount: this.match.game.options.loseCount } : {}) },
-    }).catch(() => undefined);
+    void this.setMetadata(metadata).catch(() => undefined);
+  }
+
+  /** Epoch ms from the room clock's time source (tests swap it for a fake one). */
+  now(): number {
+    return (this.clock as unknown as { now(): number }).now();
+  }
+
+  get gameOptions(): GameOptions {
+    return this.table.options;
   }
 }
 
 /** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */
 function refusal(code: ErrorCode, field?: string): ServerError {
   return new ServerError(ColyseusErrorCode.APPLICATION_ERROR, joinErrorText(code, field));
-}
-
-type PingableSocket = { readyState: number; pingCount?: number; ping(cb: () => void): void; terminate(): void };
-const noop = () => undefined;
-
-/**
- * The transport's dead-socket check (server/app.ts turns its own off), room by room: the stock
- * one pings every socket of the process in one synchronous loop, a stall of tens of ms per
- * thousand sockets; rooms tick at different moments, so this spreads the same work out. Pongs
- * reset `pingCount` (the transport's own pong handler).
- */
-export function heartbeat(clients: Iterable<Client>): void {
-  for (const client of clients) {
-    const ws = (client as unknown as { ref?: PingableSocket }).ref;
-    if (!ws || typeof ws.ping !== 'function' || ws.readyState !== 1) continue;
-    if ((ws.pingCount ?? 0) >= HEARTBEAT_MISSES) {
-      ws.terminate();
-      continue;
-    }
-    ws.pingCount = (ws.pingCount ?? 0) + 1;
-    ws.ping(noop);
-  }
 }
 
 function echoType(type: unknown): string {

@@ -12,14 +12,24 @@ export class RateLimiter {
   ) {}
 
   take(key: string): boolean {
-    const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
-    bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.at) / this.refillMs);
-    bucket.at = now;
+    const bucket = this.refill(key);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
-    this.buckets.set(key, bucket);
     return allowed;
+  }
+
+  /** Tokens this key has now, without taking one. */
+  available(key: string): number {
+    return this.buckets.has(key) ? this.refill(key).tokens : this.capacity;
+  }
+
+  private refill(key: string): { tokens: number; at: number } {
+    const now = this.now();
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = { tokens: this.capacity, at: now }));
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.at) / this.refillMs);
+    bucket.at = now;
+    return bucket;
   }
 
   forget(key: string): void {

@@ -38,7 +38,28 @@ const isPlayerId = (v: unknown) => typeof v === 'string' && v.length > 0 && v.le
 const isCall = (v: unknown) => v === 'true' || v === 'false';
 const isPhrase = (v: unknown) => typeof v === 'string' && Object.prototype.hasOwnProperty.call(CHAT_PHRASES, v);
 
-export const parseStart = (raw: unknown) => parseShape(raw, {}, () => ({}));
+/** `start`, `rematch`: no fields. */
+export const parseEmpty = (raw: unknown) => parseShape(raw, {}, () => ({}));
+
+export const BOT_LEVELS = ['easy', 'smart'] as const;
+export type BotLevel = (typeof BOT_LEVELS)[number];
+const isBotLevel = (v: unknown) => BOT_LEVELS.includes(v as BotLevel);
+
+/** `addBot` { level? }: `smart` when not given. */
+export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
+  const withLevel = parseShape(raw, { level: isBotLevel }, (r) => ({ level: r.level as BotLevel }));
+  if (withLevel.ok) return withLevel;
+  const without = parseShape(raw, {}, () => ({ level: 'smart' as BotLevel }));
+  return without.ok && without.step === undefined ? without : { ok: false };
+};
+
+export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> => parseShape(raw, { id: isPlayerId }, (r) => ({ id: r.id as string }));
+
+/** `ping` {} or { t }: `t` (any finite number the client chose) is echoed in `pong`. */
+export const parsePing = (raw: unknown): Parsed<{ t?: number }> => {
+  const timed = parseShape(raw, { t: (v) => typeof v === 'number' && Number.isFinite(v) }, (r) => ({ t: r.t as number }));
+  return timed.ok ? timed : parseShape(raw, {}, () => ({}));
+};
 
 export const parseOffer = (raw: unknown): Parsed<Action> =>
   parseShape(raw, { cardId: isCardId, to: isPlayerId, claim: isKind }, (r) => ({

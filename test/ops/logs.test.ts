@@ -76,7 +76,7 @@ describe('ops: structured logs', function () {
       const table = await openTable(ts, 4);
       await startTable(table);
       const roomId = table.room.roomId;
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       table.spectator.room.send('peek', {}); // refused: SPECTATOR
       await table.spectator.nextMessage('error');
 
@@ -94,7 +94,7 @@ describe('ops: structured logs', function () {
         const { type, ...payload } = randomLegalAction(game, actor.id, bot)!;
         const step = game.step;
         actor.room.send(type, payload);
-        await actor.until(() => table.room.match!.game.step > step, `${type} applied`);
+        await actor.until(() => table.room.table.match!.game.step > step, `${type} applied`);
         actions++;
       }
       await table.players[0].until(() => table.players[0].messagesOf('result').length === 1, 'result');
@@ -102,10 +102,10 @@ describe('ops: structured logs', function () {
       // A room that fails: its error line carries the room and the error, nothing else.
       const doomed = await openTable(ts, 2);
       await startTable(doomed);
-      doomed.room.play = () => {
+      doomed.room.table.play = () => {
         throw new Error('boom');
       };
-      const starter = doomed.byId(doomed.room.match!.game.order[0]);
+      const starter = doomed.byId(doomed.room.table.match!.game.order[0]);
       starter.room.send('peek', {});
       await doomed.spectator.nextMessage('error');
       for (const c of [...table.players, table.spectator]) await c.room.leave();

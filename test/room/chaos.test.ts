@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { activePlayer, DECK_SIZE, gameResult, randInt, randomLegalAction, replayGame, seedRng } from '../../server/rules';
+import { activePlayer, DECK_SIZE, fullResult, randInt, randomLegalAction, replayGame, seedRng } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
 import { Tracked, useTestServer } from '../support/server';
@@ -20,7 +20,7 @@ describe('room: chaos — random drops and reconnects during play', function () 
       const clock = fakeClock(table.room);
       await startTable(table);
       const { room, spectator } = table;
-      const game = room.match!.game;
+      const game = room.table.match!.game;
       const rng = seedRng(`chaos-${count}`);
       const dropped = new Map<string, string>(); // player id → reconnection token
       const live = () => table.players.filter((p) => !dropped.has(p.id));
@@ -38,7 +38,7 @@ describe('room: chaos — random drops and reconnects during play', function () 
 
       for (let guard = 0; game.phase === 'playing'; guard++) {
         assert.ok(guard < 3000, 'the game must end');
-        const lastWasPeek = room.match!.record.log.at(-1)?.action.type === 'peek';
+        const lastWasPeek = room.table.match!.record.log.at(-1)?.action.type === 'peek';
         const active = activePlayer(game)!;
         if (lastWasPeek && !dropped.has(active) && randInt(rng, 2) === 0) {
           await drop(table.byId(active));
@@ -70,12 +70,12 @@ describe('room: chaos — random drops and reconnects during play', function () 
 
       const ids = Object.values(game.hands).flat().concat(Object.values(game.fronts).flat(), game.removed);
       assert.deepEqual([...ids].sort((a, b) => a - b), Array.from({ length: DECK_SIZE }, (_, i) => i), '64 cards accounted for');
-      const expected = gameResult(game, room.nicknames());
+      const expected = fullResult(game, room.table.match!.record.log, room.table.nicknames(), room.table.gameId);
       for (const c of [...live(), spectator]) {
         await c.until(() => c.messagesOf('result').length === 1, 'result');
         assert.deepEqual(c.messagesOf('result'), [expected]);
       }
-      assert.equal(JSON.stringify(replayGame(room.match!.record)), JSON.stringify(game), 'the log replays exactly');
+      assert.equal(JSON.stringify(replayGame(room.table.match!.record)), JSON.stringify(game), 'the log replays exactly');
       assert.ok(drops > 2 && returns > 0 && dropsAfterPeek > 0, `chaos happened (${drops} drops, ${returns} returns, ${dropsAfterPeek} after a peek)`);
     });
   }

@@ -12,7 +12,7 @@ describe('loadtest client bot: legal moves from a decoded view alone', function 
     it(`plays a ${count}-player game to the end without one refusal`, async () => {
       const table = await openTable(ts, count, options);
       await startTable(table);
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       const rng = seedRng(`client-bot-${count}`);
       while (game.phase === 'playing') {
         const actor = table.byId(activePlayer(game)!);

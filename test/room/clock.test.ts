@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { KINDS } from '../../server/rules';
-import { LATE_ACTION_WINDOW_MS } from '../../server/room/CockroachRoom';
+import { LATE_ACTION_WINDOW_MS } from '../../server/room/constants';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
 import { TestServer, Tracked, useTestServer } from '../support/server';
 import { openTable, startTable, syncAndCheck, Table } from '../support/table';
 
 async function settle(table: Table, step: number) {
-  await table.players[0].until(() => table.room.match!.game.step >= step, `step ${step}`);
+  await table.players[0].until(() => table.room.table.match!.game.step >= step, `step ${step}`);
   await syncAndCheck(table);
 }
 
@@ -15,7 +15,7 @@ async function started(ts: TestServer, count: number, options: Record<string, un
   const table = await openTable(ts, count, options);
   const clock = fakeClock(table.room);
   await startTable(table);
-  const game = table.room.match!.game;
+  const game = table.room.table.match!.game;
   return { table, clock, game, seat: (i: number) => table.byId(game.order[i]) };
 }
 
@@ -31,7 +31,7 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     assert.equal(game.step, 0, 'not yet');
     clock.advance(1);
     await settle(table, 1);
-    const entry = table.room.match!.record.log[0];
+    const entry = table.room.table.match!.record.log[0];
     assert.equal(entry.auto, true);
     assert.equal(entry.player, game.order[0]);
     assert.equal(entry.action.type, 'offer');
@@ -49,7 +49,7 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     await settle(table, 1);
     clock.advance(30000);
     await settle(table, 2);
-    const entry = table.room.match!.record.log[1];
+    const entry = table.room.table.match!.record.log[1];
     assert.deepEqual({ player: entry.player, type: entry.action.type, auto: entry.auto }, { player: game.order[2], type: 'call', auto: true });
     assert.equal(game.round.no, 2);
     assert.ok(seat(0).state.lastReveal);
@@ -66,7 +66,7 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     assert.equal(seat(2).state.round.deadline, clock.now() + 30000, 'a new decision, a new deadline');
     clock.advance(30000);
     await settle(table, 3);
-    const entry = table.room.match!.record.log[2];
+    const entry = table.room.table.match!.record.log[2];
     assert.deepEqual(entry.action, { type: 'pass', to: game.order[1], claim: game.kinds[card] });
   });
 
@@ -116,7 +116,7 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     assert.equal(back.state.players.get(back.id)!.away, false);
   });
 
-  it('refuses a reconnect after the grace; the player is away and plays by default at once', async () => {
+  it('after the grace the player is away and plays by default at once; the seat comes back with its private view', async () => {
     const { table, clock, game, seat } = await started(ts, 3, { turnSeconds: 60 });
     const dropper = seat(1);
     const watcher = seat(0);
@@ -128,19 +128,37 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     await watcher.until(() => game.step === 1, 'offer');
     clock.advance(40000);
     await watcher.until(() => watcher.state.players.get(dropper.id)!.away, 'away after 90 s');
-    await assert.rejects(ts.client().reconnect(token, CockroachState));
     seat(2).room.send('peek', {});
     await watcher.until(() => game.step === 2, 'peek');
     // Hand the away player the card: they call at once, in the same patch.
     seat(2).room.send('pass', { to: dropper.id, claim: 'toad' });
     // If the away player misjudged, they start the next round and offer at once too: step 5.
     await watcher.until(() => game.step >= 4, 'pass and the automatic call');
-    assert.deepEqual(table.room.match!.record.log.slice(0, 4).map((e) => [e.player, e.action.type, e.auto ?? false]), [
+    assert.deepEqual(table.room.table.match!.record.log.slice(0, 4).map((e) => [e.player, e.action.type, e.auto ?? false]), [
       [game.order[0], 'offer', false],
       [game.order[2], 'peek', false],
       [game.order[2], 'pass', false],
       [dropper.id, 'call', true],
     ]);
+    // PROTOCOL v2 "Seats come back": the token still works after the grace.
+    const played = game.step;
+    const back = new Tracked(await ts.client().reconnect<CockroachState>(token, CockroachState), 'back');
+    assert.equal(back.id, dropper.id);
+    await watcher.until(() => watcher.state.players.get(dropper.id)!.connected && !watcher.state.players.get(dropper.id)!.away, 'back, not away');
+    table.players[table.players.indexOf(dropper)] = back;
+    await syncAndCheck(table);
+    assert.equal(game.step, played, 'the turns the clock played stay played');
+    assert.equal(back.state.players.get(back.id)!.hand.size, game.hands[back.id].length, 'the whole private view');
+  });
+
+  it('a leave() during the game stays final: the seat is away and cannot be taken back', async () => {
+    const { game, seat } = await started(ts, 3, { turnSeconds: 60 });
+    const leaver = seat(2);
+    const token = leaver.room.reconnectionToken;
+    await leaver.room.leave(true);
+    await seat(0).until(() => seat(0).state.players.get(leaver.id)!.away, 'away at once');
+    await assert.rejects(ts.client().reconnect(token, CockroachState));
+    assert.equal(game.phase, 'playing');
   });
 
   it('plays an all-away game to its end, closes the room, and leaves no timer behind', async () => {
@@ -151,9 +169,10 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     for (const p of table.players) await p.room.leave(true);
     const final = await result;
     assert.ok(final.loser);
-    assert.equal(room.match!.game.phase, 'ended');
+    assert.equal(room.table.match!.game.phase, 'ended');
     await table.spectator.until(() => !table.spectator.room.connection.isOpen, 'room closed');
     assert.equal(clockTimers.filter((d) => (d as { active: boolean }).active).length, 0);
+    assert.equal(room.table.timers.size, 0, 'no table timer left behind');
   });
 
   it('runs a real 15-second turn end to end', async function () {
@@ -165,6 +184,6 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     await host.until(() => host.state.step === 1, 'the starter timed out', 17000);
     const waited = Date.now() - started;
     assert.ok(waited >= 14900 && waited < 16500, `timed out after ${waited} ms`);
-    assert.equal(table.room.match!.record.log[0].auto, true);
+    assert.equal(table.room.table.match!.record.log[0].auto, true);
   });
 });

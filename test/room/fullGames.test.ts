@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { activePlayer, gameResult, randomLegalAction, seedRng } from '../../server/rules';
+import { activePlayer, fullResult, randomLegalAction, seedRng } from '../../server/rules';
 import { useTestServer } from '../support/server';
 import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
 
@@ -19,7 +19,7 @@ describe('room: full games over real sockets, every patch checked against the ru
     it(`plays a ${count}-player game with a spectator to its result, leaking nothing`, async () => {
       const table = await openTable(ts, count, MIX[count]);
       await startTable(table);
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       const bot = seedRng(`bots-${count}`);
       while (game.phase === 'playing') {
         const actor = table.byId(activePlayer(game)!);
@@ -27,12 +27,12 @@ describe('room: full games over real sockets, every patch checked against the ru
         const { type, ...payload } = action;
         actor.room.send(type, payload);
         const before = game.step;
-        await actor.until(() => table.room.match!.game.step > before, `${type} applied`);
+        await actor.until(() => table.room.table.match!.game.step > before, `${type} applied`);
         await syncAndCheck(table);
       }
       assertNoErrors(table);
 
-      const expected = gameResult(game, table.room.nicknames());
+      const expected = fullResult(game, table.room.table.match!.record.log, table.room.table.nicknames(), table.room.table.gameId);
       for (const c of [...table.players, table.spectator]) {
         await c.until(() => c.messagesOf('result').length === 1, 'result');
         assert.deepEqual(c.messagesOf('result'), [expected], `${c.label}: one result, the rules' result`);

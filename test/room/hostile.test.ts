@@ -31,9 +31,9 @@ describe('room: hostile clients', function () {
     it('refuses prototype-key payload keys without polluting anything', async () => {
       const table = await openTable(ts, 3);
       await startTable(table);
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       const starter = table.byId(game.order[0]);
-      const before = JSON.stringify(table.room.match!.toJSON());
+      const before = JSON.stringify(table.room.table.match!.toJSON());
       for (const payload of [
         JSON.parse(`{"__proto__": {"polluted": true}, "cardId": ${game.hands[starter.id][0]}, "to": "${game.order[1]}", "claim": "rat"}`),
         JSON.parse('{"constructor": {"prototype": {"polluted": true}}}'),
@@ -43,13 +43,13 @@ describe('room: hostile clients', function () {
         assert.equal((await reply).code, 'BAD_PAYLOAD');
       }
       assert.equal(({} as { polluted?: boolean }).polluted, undefined);
-      assert.equal(JSON.stringify(table.room.match!.toJSON()), before);
+      assert.equal(JSON.stringify(table.room.table.match!.toJSON()), before);
     });
 
     it('refuses NaN, infinities, huge and unsafe numbers, deep and long payloads', async () => {
       const table = await openTable(ts, 3);
       await startTable(table);
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       const starter = table.byId(game.order[0]);
       const to = game.order[1];
       let deep: unknown = 1;
@@ -82,7 +82,7 @@ describe('room: hostile clients', function () {
     it('applies a double-tapped action once: the copy is refused, with STALE_ACTION when it quotes step', async () => {
       const table = await openTable(ts, 3);
       await startTable(table);
-      const game = table.room.match!.game;
+      const game = table.room.table.match!.game;
       const starter = table.byId(game.order[0]);
       const payload = { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'bat', step: 0 };
       starter.room.send('offer', payload);
@@ -122,10 +122,10 @@ describe('room: hostile clients', function () {
       const doomed = await openTable(ts, 3);
       const other = await openTable(ts, 2);
       await startTable(doomed);
-      doomed.room.play = () => {
+      doomed.room.table.play = () => {
         throw new Error('boom at /srv/secret/path.ts:42');
       };
-      const starter = doomed.byId(doomed.room.match!.game.order[0]);
+      const starter = doomed.byId(doomed.room.table.match!.game.order[0]);
       const told = doomed.spectator.nextMessage('error');
       starter.room.send('peek', {});
       const error = await told;
@@ -155,7 +155,7 @@ describe('room: hostile clients', function () {
     it('closes each sender of random garbage; the game in the room goes on untouched', async () => {
       const table = await openTable(ts, 3);
       await startTable(table);
-      const before = JSON.stringify(table.room.match!.toJSON());
+      const before = JSON.stringify(table.room.table.match!.toJSON());
       const rng = seedRng('socket-garbage');
       for (let i = 0; i < 40; i++) {
         const attacker = new Tracked(await ts.client().joinById(table.room.roomId, { spectator: true }), `garbage${i}`);
@@ -164,7 +164,7 @@ describe('room: hostile clients', function () {
         rawSocket(attacker).send(bytes);
         await attacker.until(() => attacker.leftWith !== null, 'closed');
       }
-      assert.equal(JSON.stringify(table.room.match!.toJSON()), before);
+      assert.equal(JSON.stringify(table.room.table.match!.toJSON()), before);
       await stillServes(table);
     });
   });

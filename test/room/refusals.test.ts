@@ -6,7 +6,7 @@ const HANGUL = /[\uAC00-\uD7A3]/;
 
 /** Sends a message that must be refused with `code`, and proves nothing changed. */
 async function expectRefusal(table: Table, from: Tracked, type: string, payload: unknown, code: string) {
-  const before = JSON.stringify(table.room.match?.toJSON() ?? null);
+  const before = JSON.stringify(table.room.table.match?.toJSON() ?? null);
   const stateBefore = JSON.stringify(table.room.state.toJSON());
   const reply = from.nextMessage('error');
   from.room.send(type, payload);
@@ -15,14 +15,14 @@ async function expectRefusal(table: Table, from: Tracked, type: string, payload:
   assert.equal(error.action, type);
   assert.match(error.message, HANGUL);
   assert.deepEqual(Object.keys(error).sort(), ['action', 'code', 'message']);
-  assert.equal(JSON.stringify(table.room.match?.toJSON() ?? null), before, 'the game did not change');
+  assert.equal(JSON.stringify(table.room.table.match?.toJSON() ?? null), before, 'the game did not change');
   assert.equal(JSON.stringify(table.room.state.toJSON()), stateBefore, 'the state did not change');
 }
 
 async function act(table: Table, from: Tracked, type: string, payload: unknown = {}) {
-  const step = table.room.match!.game.step;
+  const step = table.room.table.match!.game.step;
   from.room.send(type, payload);
-  await from.until(() => table.room.match!.game.step > step, `${type} applied`);
+  await from.until(() => table.room.table.match!.game.step > step, `${type} applied`);
   await syncAndCheck(table);
 }
 
@@ -33,7 +33,7 @@ describe('room: every refusal answered with its code, changing nothing', functio
   it('walks a three-player round through each rule refusal', async () => {
     const table = await openTable(ts, 3);
     await startTable(table);
-    const game = table.room.match!.game;
+    const game = table.room.table.match!.game;
     const [a, b, c] = game.order.map((id) => table.byId(id));
     const aCard = game.hands[a.id][0];
     const bCard = game.hands[b.id][0];
@@ -58,13 +58,13 @@ describe('room: every refusal answered with its code, changing nothing', functio
     await act(table, b, 'pass', { to: c.id, claim: 'bat' });
     await expectRefusal(table, c, 'peek', undefined, 'NO_PASS_TARGET');
     await act(table, c, 'call', { call: 'true' });
-    assert.equal(table.room.match!.game.round.no, 2);
+    assert.equal(table.room.table.match!.game.round.no, 2);
   });
 
   it('refuses peek in a two-player game', async () => {
     const table = await openTable(ts, 2);
     await startTable(table);
-    const game = table.room.match!.game;
+    const game = table.room.table.match!.game;
     const [a, b] = game.order.map((id) => table.byId(id));
     await act(table, a, 'offer', { cardId: game.hands[a.id][0], to: b.id, claim: 'fly' });
     await expectRefusal(table, b, 'peek', {}, 'TWO_PLAYER_NO_PEEK');
@@ -73,7 +73,7 @@ describe('room: every refusal answered with its code, changing nothing', functio
   it('answers malformed payloads of every message type with BAD_PAYLOAD', async () => {
     const table = await openTable(ts, 3);
     await startTable(table);
-    const game = table.room.match!.game;
+    const game = table.room.table.match!.game;
     const a = table.byId(game.order[0]);
     const b = game.order[1];
     const card = game.hands[a.id][0];

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Client } from 'colyseus';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { HEARTBEAT_MISSES, heartbeat, TICK_MS } from '../../server/room/CockroachRoom';
+import { HEARTBEAT_MISSES, TICK_MS } from '../../server/room/constants';
+import { heartbeat as heartbeatWith } from '../../server/transport/heartbeat';
+const heartbeat = (clients: Iterable<Client>) => heartbeatWith(clients, HEARTBEAT_MISSES);
 import { useTestServer } from '../support/server';
 import { openTable } from '../support/table';
 

@@ -44,10 +44,11 @@ describe('client SDK against a real server', function () {
     return { host, sessions, room: () => ts.serverRoom(host.roomId) };
   }
 
-  it('surfaces matchmaking refusals as SdkError with the server code and Korean message', async () => {
+  it('surfaces matchmaking refusals as SdkError with the server code and Korean message; a mistyped room id is not "no network"', async () => {
     await rejects(client().create('', {}), 'BAD_NICKNAME');
     await rejects(client().create('민수', { loseCount: 7 as 3 }), 'BAD_OPTION');
-    await rejects(client().join('nosuchroom', '민수'), 'CONNECTION_FAILED');
+    await rejects(client().join('nosuchroom', '민수'), 'ROOM_NOT_FOUND');
+    await rejects(new CockroachClient('ws://127.0.0.1:9').join('nosuchroom', '민수'), 'CONNECTION_FAILED');
     const { host } = await table(2);
     await host.start();
     await rejects(client().join(host.roomId, '늦음'), 'LATE_JOIN');

@@ -35,7 +35,7 @@ export async function startTable(table: Table): Promise<void> {
  * last check.
  */
 export async function syncAndCheck(table: Table, clients: Tracked[] = [...table.players, table.spectator]): Promise<void> {
-  const game = table.room.match!.game;
+  const game = table.room.table.match!.game;
   await Promise.all(
     clients.map((c) => c.until(() => c.state.step === game.step && c.state.phase === game.phase, `step ${game.step}`)),
   );

@@ -1,0 +1,16 @@
+import { MAX_PLAYERS } from '../rules';
+import { parseAddBot } from '../room/payloads';
+import { RoomCommand, MessagePayload } from './RoomCommand';
+
+/** The host seats a practice bot in a free seat of the lobby. */
+export class AddBotCommand extends RoomCommand {
+  readonly action = 'addBot';
+
+  execute({ client, message }: MessagePayload): void {
+    const parsed = parseAddBot(message);
+    if (!parsed.ok) return this.refuse('BAD_PAYLOAD');
+    if (this.refuseUnlessHostInLobby(client)) return;
+    if (this.state.players.size >= MAX_PLAYERS) return this.refuse('ROOM_FULL');
+    this.room.addBot(parsed.value.level);
+  }
+}

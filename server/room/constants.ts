@@ -1,0 +1,67 @@
+/**
+ * The room's numbers in one place, importable by config, tests and tools without loading the
+ * room. Each says why it has its value.
+ */
+import { MAX_PLAYERS } from '../rules';
+
+export const MAX_SPECTATORS = 10;
+export const MAX_CLIENTS = MAX_PLAYERS + MAX_SPECTATORS;
+
+/** Quick chat: a few phrases at once, then one every two seconds. */
+export const CHAT_BURST = 5;
+export const CHAT_REFILL_MS = 2000;
+
+/**
+ * After the clock played a player's turn, an action of theirs without `step` arriving this soon
+ * was meant for the turn that is gone, not for a new one (a human cannot see and answer a new
+ * turn that fast). With `step` the check is exact.
+ */
+export const LATE_ACTION_WINDOW_MS = 2000;
+
+/**
+ * Every message that is not an applied move: a tapping child stays far below these; a script
+ * flooding does not. Applied moves never count (PROTOCOL v2 "Rate limits never refuse a legal move").
+ */
+export const DEFAULT_MESSAGE_BURST = 20;
+export const DEFAULT_MESSAGES_PER_SECOND = 10;
+/** Messages refused in a row for rate before the connection is closed. */
+export const FLOOD_DISCONNECT_AFTER = 50;
+/** `ping` has its own small bucket: the SDK sends one every few seconds. */
+export const PING_BURST = 5;
+export const PING_REFILL_MS = 1000;
+
+/**
+ * The room's one timer. It runs the table's timers (turn deadlines, reconnection grace, bot
+ * think time: they fire at most this late, never early) and drives the heartbeat; patches do not
+ * wait for it.
+ */
+export const TICK_MS = 500;
+/** Ping this room's sockets every this many ticks (3 s); one that missed this many pongs is cut. */
+export const HEARTBEAT_TICKS = 6;
+export const HEARTBEAT_MISSES = 2;
+
+/** RULINGS "Connections": a dropped player's seat during a game, before they count as away. */
+export const DEFAULT_RECONNECT_GRACE_SECONDS = 90;
+/** A dropped player's seat in the lobby: long enough for a phone's network blip. */
+export const DEFAULT_LOBBY_GRACE_SECONDS = 20;
+/** PROTOCOL v2 "Practice bots": a bot thinks a random time up to this before it moves. */
+export const DEFAULT_BOT_THINK_MS = 2500;
+
+export interface RoomSettings {
+  reconnectGraceSeconds: number;
+  lobbyGraceSeconds: number;
+  /** Every client message that is not an applied move: a burst of this many, then `messagesPerSecond`. */
+  messageBurst: number;
+  messagesPerSecond: number;
+  botThinkMs: number;
+  /** Tests only: a fixed seed source. Clients can never choose the seed. */
+  seed?: () => string;
+}
+
+export const DEFAULT_ROOM_SETTINGS: Readonly<RoomSettings> = Object.freeze({
+  reconnectGraceSeconds: DEFAULT_RECONNECT_GRACE_SECONDS,
+  lobbyGraceSeconds: DEFAULT_LOBBY_GRACE_SECONDS,
+  messageBurst: DEFAULT_MESSAGE_BURST,
+  messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND,
+  botThinkMs: DEFAULT_BOT_THINK_MS,
+});
