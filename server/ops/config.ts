@@ -14,15 +14,76 @@ export interface OpsConfig {
   /** Basic-auth credentials for `/colyseus`; null: the monitor is not mounted. */
   monitor: { user: string; password: string } | null;
   logLevel: LogLevel;
+  /** The network edge: matchmaking limits, HTTP timeouts, connections, the ops listener. */
+  edge: EdgeConfig;
   /** Logged once at start (e.g. a default public address that only this machine can reach). */
   warnings: string[];
 }
+
+/**
+ * Limits at the network edge (docs/operations.md, "Limits"). A per-minute or per-address limit of
+ * 0 is off. Client addresses are the socket's peer unless it is one of `trustedProxies`.
+ */
+export interface EdgeConfig {
+  /** Matchmaking bodies past this many bytes are refused with 413 before they are read. */
+  maxBodyBytes: number;
+  createsPerMinute: number;
+  joinsPerMinute: number;
+  /** Lobbies one address may hold open (created, not yet started or gone). */
+  lobbiesPerAddress: number;
+  /** Matchmaking requests in progress at once in this process; past it SERVER_BUSY. */
+  maxPendingMatchmakes: number;
+  /** Open TCP connections (HTTP and WebSocket); past it new ones get SERVER_BUSY and are closed. */
+  maxConnections: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** An HTTP connection that sends nothing for this long is closed (WebSockets have their own heartbeat). */
+  idleTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Seconds a matchmade seat waits for its WebSocket. */
+  seatReservationSeconds: number;
+  /** Seconds a lobby may sit without being started before it is closed (the room's part). */
+  idleLobbySeconds: number;
+  /** Peer addresses whose X-Forwarded-For is believed (exact IPs, e.g. 127.0.0.1 for a local nginx). */
+  trustedProxies: string[];
+  /** Port of the internal listener for /metrics and /colyseus; null: none. */
+  opsPort: number | null;
+  /** Address the ops listener binds: loopback unless the scraper is elsewhere. */
+  opsHost: string;
+  /** Also answer /metrics and /colyseus on the public port (development only). */
+  opsOnPublicPort: boolean;
+}
+
+export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
+  maxBodyBytes: 4096,
+  createsPerMinute: 10,
+  joinsPerMinute: 30,
+  lobbiesPerAddress: 3,
+  maxPendingMatchmakes: 200,
+  maxConnections: 10_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  seatReservationSeconds: 5,
+  idleLobbySeconds: 1800,
+  trustedProxies: [] as string[],
+  opsPort: null,
+  opsHost: '127.0.0.1',
+  opsOnPublicPort: false,
+});
+
+/**
+ * Embedded servers (tests, tools) run many clients from one loopback address: no per-address
+ * limits there; everything else as in production. Tests of the limits pass their own.
+ */
+export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({ ...DEFAULT_EDGE, createsPerMinute: 0, joinsPerMinute: 0, lobbiesPerAddress: 0 });
 
 export const DEFAULT_DRAIN_SECONDS = 600;
 export const MIN_MONITOR_PASSWORD = 12;
 
 /** What an embedded server (tests, tools) runs with: one process, no monitor, quiet logs. */
-export const EMBEDDED_OPS: OpsConfig = { redisUrl: null, publicAddress: null, drainSeconds: DEFAULT_DRAIN_SECONDS, monitor: null, logLevel: 'warn', warnings: [] };
+export const EMBEDDED_OPS: OpsConfig = { redisUrl: null, publicAddress: null, drainSeconds: DEFAULT_DRAIN_SECONDS, monitor: null, logLevel: 'warn', edge: EMBEDDED_EDGE, warnings: [] };
 
 type Env = Record<string, string | undefined>;
 
@@ -74,5 +135,52 @@ export function opsConfigFromEnv(port: number, env: Env = process.env): OpsConfi
   const level = (value(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
 
-  return { redisUrl, publicAddress, drainSeconds, monitor: user !== undefined ? { user, password: password! } : null, logLevel: level, warnings };
+  const edge = edgeConfigFromEnv(env, port);
+  return { redisUrl, publicAddress, drainSeconds, monitor: user !== undefined ? { user, password: password! } : null, logLevel: level, edge, warnings };
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!/^\d+$/.test(raw) || parsed < min || parsed > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return parsed;
+}
+
+function opsHost(host: string): string {
+  if (!IP.test(host)) throw new Error(`OPS_HOST is an IP address to bind (e.g. 127.0.0.1 or 0.0.0.0), got "${host}"`);
+  return host;
+}
+
+const IP = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F:]+(%\w+)?)$/;
+
+export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
+  const d = DEFAULT_EDGE;
+  const limitsOff = value(env, 'RATE_LIMITS') === 'off';
+  if (value(env, 'RATE_LIMITS') !== undefined && !limitsOff) throw new Error(`RATE_LIMITS is "off" or unset, got "${value(env, 'RATE_LIMITS')}"`);
+  const proxies = (value(env, 'TRUSTED_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  for (const proxy of proxies) if (!IP.test(proxy)) throw new Error(`TRUSTED_PROXY is a comma-separated list of IP addresses, got "${proxy}"`);
+  const opsPortRaw = value(env, 'OPS_PORT');
+  const opsPort = opsPortRaw === undefined ? null : int(env, 'OPS_PORT', 0, 0, 65535);
+  if (opsPort !== null && opsPort !== 0 && opsPort === port) throw new Error('OPS_PORT must differ from PORT (the ops routes stay off the public port)');
+  const opsOnPublicRaw = value(env, 'OPS_ON_PUBLIC_PORT');
+  if (opsOnPublicRaw !== undefined && opsOnPublicRaw !== '1' && opsOnPublicRaw !== '0') throw new Error(`OPS_ON_PUBLIC_PORT is 1 or 0, got "${opsOnPublicRaw}"`);
+  return {
+    maxBodyBytes: int(env, 'MATCHMAKE_MAX_BODY_BYTES', d.maxBodyBytes, 256, 65_536),
+    createsPerMinute: limitsOff ? 0 : int(env, 'CREATES_PER_MINUTE', d.createsPerMinute, 0, 100_000),
+    joinsPerMinute: limitsOff ? 0 : int(env, 'JOINS_PER_MINUTE', d.joinsPerMinute, 0, 100_000),
+    lobbiesPerAddress: limitsOff ? 0 : int(env, 'LOBBIES_PER_ADDRESS', d.lobbiesPerAddress, 0, 10_000),
+    maxPendingMatchmakes: int(env, 'MAX_PENDING_MATCHMAKES', d.maxPendingMatchmakes, 1, 100_000),
+    maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_SECONDS', d.headersTimeoutMs / 1000, 1, 600) * 1000,
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', d.requestTimeoutMs / 1000, 1, 600) * 1000,
+    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_SECONDS', d.idleTimeoutMs / 1000, 1, 3600) * 1000,
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', d.keepAliveTimeoutMs / 1000, 1, 600) * 1000,
+    seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', d.seatReservationSeconds, 2, 60),
+    idleLobbySeconds: int(env, 'IDLE_LOBBY_SECONDS', d.idleLobbySeconds, 60, 86_400),
+    trustedProxies: proxies,
+    opsPort,
+    opsHost: opsHost(value(env, 'OPS_HOST') ?? d.opsHost),
+    opsOnPublicPort: opsOnPublicRaw === '1',
+  };
 }

@@ -5,21 +5,28 @@ import type { OpsConfig } from './config';
 import { isDraining } from './drain';
 import { log } from './log';
 import { metricsContentType, metricsText } from './metrics';
+import { MinuteWindow } from '../http/windows';
 
 /**
- * Operations routes next to /health:
- * - GET /ready: 200 while this process takes new rooms, 503 while it drains (for the load
- *   balancer's matchmaking pool; /health stays 200 so running games keep their sockets);
+ * GET /ready next to /health on the public port: 200 while this process takes new rooms, 503
+ * while it drains (for the load balancer's matchmaking pool; /health stays 200 so running
+ * games keep their sockets).
+ */
+export function mountReady(app: Express, ops: OpsConfig): void {
+  app.get('/ready', (_req, res) => {
+    const body = { ready: !isDraining(), processId: matchMaker.processId, publicAddress: ops.publicAddress };
+    res.status(body.ready ? 200 : 503).json(body);
+  });
+}
+
+/**
+ * The operators' routes, on the internal listener (OPS_PORT), or on the public one only when
+ * OPS_ON_PUBLIC_PORT=1:
  * - GET /metrics: Prometheus text format;
  * - /colyseus: @colyseus/monitor behind HTTP basic auth, only when credentials are configured
  *   (it shows every room's unfiltered state, hands included, and can call room methods).
  */
 export function mountOps(app: Express, ops: OpsConfig): void {
-  app.get('/ready', (_req, res) => {
-    const body = { ready: !isDraining(), processId: matchMaker.processId, publicAddress: ops.publicAddress };
-    res.status(body.ready ? 200 : 503).json(body);
-  });
-
   app.get('/metrics', (_req, res) => {
     metricsText().then(
       (text) => {
@@ -44,15 +51,26 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
+/** Failed monitor logins per client address per minute, then 429 without looking at the password. */
+export const MONITOR_FAILURES_PER_MINUTE = 10;
+/** Failed logins per minute from all addresses together: a guesser with many addresses is slowed too. */
+export const MONITOR_FAILURES_PER_MINUTE_ALL = 60;
+
 /**
  * HTTP basic auth with constant-time comparison: both sides are hashed to equal-length digests
- * first, so neither the content nor the length of the secret leaks through timing.
+ * first, so neither the content nor the length of the secret leaks through timing. Failures are
+ * throttled per address and overall; a throttled request is not checked at all.
  */
-export function basicAuth(user: string, password: string): RequestHandler {
+export function basicAuth(user: string, password: string, now: () => number = Date.now): RequestHandler {
   const expectedUser = digest(user);
   const expectedPassword = digest(password);
   let lastWarned = 0;
+  const perAddress = new MinuteWindow(MONITOR_FAILURES_PER_MINUTE, now);
+  const overall = new MinuteWindow(MONITOR_FAILURES_PER_MINUTE_ALL, now);
   return (req: Request, res: Response, next: NextFunction) => {
+    const ip = req.socket.remoteAddress ?? '';
+    // Until the window has room again no guess is even compared.
+    if (!perAddress.peek(ip) || !overall.peek('*')) return void res.status(429).set('Retry-After', '60').type('text/plain').send('too many attempts\n');
     const header = req.headers.authorization ?? '';
     const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
@@ -63,9 +81,13 @@ export function basicAuth(user: string, password: string): RequestHandler {
     const userOk = timingSafeEqual(digest(givenUser), expectedUser);
     const passwordOk = timingSafeEqual(digest(givenPassword), expectedPassword);
     if (colon >= 0 && userOk && passwordOk) return next();
-    if (header !== '' && Date.now() - lastWarned > 10_000) {
-      lastWarned = Date.now(); // at most one line per 10 s: a password guesser cannot fill the logs
-      log.warn('monitor.auth_failed', { ip: req.socket.remoteAddress ?? '' });
+    if (header !== '') {
+      perAddress.take(ip);
+      overall.take('*');
+    }
+    if (header !== '' && now() - lastWarned > 10_000) {
+      lastWarned = now(); // at most one line per 10 s: a password guesser cannot fill the logs
+      log.warn('monitor.auth_failed', { ip });
     }
     res.set('WWW-Authenticate', 'Basic realm="colyseus-monitor", charset="UTF-8"');
     res.status(401).type('text/plain').send('authentication required\n');

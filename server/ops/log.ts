@@ -29,10 +29,6 @@ export function setLogLevel(level: LogLevel): void {
   threshold = RANK[level];
 }
 
-export function logLevelEnabled(level: LogLevel): boolean {
-  return RANK[level] >= threshold && level !== 'silent';
-}
-
 /** Fields added to every line (the process id, once known). */
 export function setLogContext(fields: LogFields): void {
   context = { ...fields };
@@ -77,10 +73,50 @@ export function formatLine(level: Exclude<LogLevel, 'silent'>, event: string, fi
   return JSON.stringify(out);
 }
 
+/**
+ * Lines per event: a burst of LOG_BURST, then LOG_LINES_PER_SECOND. A flood (a script creating
+ * rooms, a stream of bad sockets) cannot turn into a flood of lines; the next line written for
+ * that event says how many were left out (`suppressed`), and /metrics keeps the real counts.
+ */
+export const LOG_BURST = 100;
+export const LOG_LINES_PER_SECOND = 20;
+const MAX_THROTTLED_EVENTS = 1000;
+const buckets = new Map<string, { tokens: number; at: number; suppressed: number }>();
+let clock: () => number = Date.now;
+
+/** Tests: the throttle's clock (null: the real one); also forgets every bucket. */
+export function setLogClock(next: (() => number) | null): void {
+  clock = next ?? Date.now;
+  buckets.clear();
+}
+
+/** Suppressed count to report with this line, or null when the line must be dropped. */
+function admit(event: string): number | null {
+  const now = clock();
+  let bucket = buckets.get(event);
+  if (!bucket) {
+    if (buckets.size >= MAX_THROTTLED_EVENTS) buckets.clear();
+    bucket = { tokens: LOG_BURST, at: now, suppressed: 0 };
+    buckets.set(event, bucket);
+  }
+  bucket.tokens = Math.min(LOG_BURST, bucket.tokens + ((now - bucket.at) / 1000) * LOG_LINES_PER_SECOND);
+  bucket.at = now;
+  if (bucket.tokens < 1) {
+    bucket.suppressed++;
+    return null;
+  }
+  bucket.tokens--;
+  const suppressed = bucket.suppressed;
+  bucket.suppressed = 0;
+  return suppressed;
+}
+
 function write(level: Exclude<LogLevel, 'silent'>, event: string, fields?: LogFields, error?: unknown, always = false): void {
   if (!always && RANK[level] < threshold) return;
+  const suppressed = always ? 0 : admit(event);
+  if (suppressed === null) return;
   try {
-    sink(formatLine(level, event, fields, error));
+    sink(formatLine(level, event, suppressed > 0 ? { ...fields, suppressed } : fields, error));
   } catch {
     // A closed stdout must not take a room down with it.
   }

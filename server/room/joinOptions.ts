@@ -1,31 +1,86 @@
 import { ruleError, RuleError, validateOptions, GameOptions } from '../rules';
 
 export const NICKNAME_MAX = 12;
-const ROOM_KEYS = new Set(['nickname', 'spectator', 'private']);
-// Control, format (zero-width, bidi overrides), private-use and line/paragraph separators.
-const FORBIDDEN_IN_NICKNAME = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u;
+/** Combining marks allowed on one base character (Vietnamese needs two; Zalgo text needs many). */
+export const MAX_MARKS_PER_BASE = 2;
+/** `entropy` (PROTOCOL v2 "Fair play"): 16–64 hex characters, players only. */
+export const ENTROPY_PATTERN = /^[0-9a-fA-F]{16,64}$/;
+const ROOM_KEYS = new Set(['nickname', 'spectator', 'private', 'entropy']);
+
+// Control, private-use, surrogate, unassigned (noncharacters such as U+FFFF are unassigned too),
+// line/paragraph separators.
+const NEVER = /[\p{Cc}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}]/u;
+// Characters that draw nothing: fillers (U+3164, U+115F, U+1160, U+FFA0), U+2800 braille
+// blank, and everything Unicode marks as ignorable (zero-width, variation selectors, tags...).
+const BLANK = /[\p{Default_Ignorable_Code_Point}\u2800\u115F\u1160\u3164\uFFA0]/u;
+const FORMAT = /\p{Cf}/u;
+// In a /u pattern only an unpaired surrogate is a code point of its own.
+const LONE_SURROGATE = /\p{Cs}/u;
+const SPACE = /\p{Zs}/u;
+const MARK = /\p{M}/u;
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+const EMOJI_MODIFIER = /[\u{1F3FB}-\u{1F3FF}]/u;
+const VISIBLE = /[\p{L}\p{N}\p{S}]/u;
+const ZWJ = '\u200D';
+const EMOJI_PRESENTATION = '\uFE0F';
+const TEXT_PRESENTATION = '\uFE0E';
 
 export interface JoinRequest {
   spectator: boolean;
   nickname: string;
   private: boolean;
+  /** The player's fair-play entropy as given; '' when none was given (spectators always ''). */
+  entropy: string;
   options: GameOptions;
 }
 
 export type JoinParse = { ok: true; join: JoinRequest } | { ok: false; code: 'BAD_NICKNAME' | RuleError['code']; field?: string };
 
-/** Trimmed, 1–12 code points, no invisible or control characters; null when unusable. */
+/**
+ * NFC, trimmed, 1–12 code points of well-formed Unicode that show on every screen; null when
+ * unusable. Emoji ZWJ sequences (families, "👩‍❤️‍👨") are allowed on purpose: a zero-width joiner
+ * passes only between two pictographs, so it cannot hide text or stand alone.
+ */
 export function parseNickname(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length > 200) return null;
-  const trimmed = raw.trim();
-  const length = [...trimmed].length;
-  if (length < 1 || length > NICKNAME_MAX || FORBIDDEN_IN_NICKNAME.test(trimmed)) return null;
-  return trimmed;
+  if (typeof raw !== 'string' || raw.length > 200 || LONE_SURROGATE.test(raw)) return null;
+  const name = raw.normalize('NFC').trim();
+  const points = [...name];
+  if (points.length < 1 || points.length > NICKNAME_MAX) return null;
+  let marks = 0;
+  let visible = false;
+  for (let i = 0; i < points.length; i++) {
+    const c = points[i];
+    if (NEVER.test(c)) return null;
+    if (c === ZWJ) {
+      if (!joinsPictographs(points, i)) return null;
+      continue;
+    }
+    if (c === EMOJI_PRESENTATION || c === TEXT_PRESENTATION) {
+      if (i === 0 || !(PICTOGRAPH.test(points[i - 1]) || VISIBLE.test(points[i - 1]))) return null;
+      continue;
+    }
+    if (BLANK.test(c) || FORMAT.test(c)) return null;
+    if (MARK.test(c)) {
+      if (i === 0 || ++marks > MAX_MARKS_PER_BASE || SPACE.test(points[i - 1])) return null;
+      continue;
+    }
+    marks = 0;
+    if (SPACE.test(c) && c !== ' ') return null; // NBSP, thin and ideographic spaces look like nothing
+    if (VISIBLE.test(c)) visible = true;
+  }
+  return visible ? name : null;
+}
+
+/** A ZWJ at `i` with a pictograph before it (past a presentation selector or skin tone) and after it. */
+function joinsPictographs(points: string[], i: number): boolean {
+  let before = i - 1;
+  while (before >= 0 && (points[before] === EMOJI_PRESENTATION || EMOJI_MODIFIER.test(points[before]))) before--;
+  return before >= 0 && PICTOGRAPH.test(points[before]) && i + 1 < points.length && PICTOGRAPH.test(points[i + 1]);
 }
 
 /**
  * Validates create/join options from an untrusted client. Room keys (`nickname`, `spectator`,
- * `private`) are taken out; everything else must be a valid game option.
+ * `private`, `entropy`) are taken out; everything else must be a valid game option.
  */
 export function parseJoinOptions(raw: unknown): JoinParse {
   const input = raw ?? {};
@@ -33,15 +88,23 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   const proto = Object.getPrototypeOf(input);
   if (proto !== Object.prototype && proto !== null) return { ok: false, code: 'BAD_OPTIONS' };
   const record = input as Record<string, unknown>;
+  const own = (key: string) => (Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined);
 
-  const spectator = record.spectator ?? false;
+  const spectator = own('spectator') ?? false;
   if (typeof spectator !== 'boolean') return fail(ruleError('BAD_OPTION', 'spectator'));
-  const isPrivate = record.private ?? false;
+  const isPrivate = own('private') ?? false;
   if (typeof isPrivate !== 'boolean') return fail(ruleError('BAD_OPTION', 'private'));
 
+  const rawEntropy = own('entropy');
+  let entropy = '';
+  if (rawEntropy !== undefined) {
+    if (spectator || typeof rawEntropy !== 'string' || !ENTROPY_PATTERN.test(rawEntropy)) return fail(ruleError('BAD_OPTION', 'entropy'));
+    entropy = rawEntropy;
+  }
+
   let nickname = '';
-  if (!spectator || record.nickname !== undefined) {
-    const parsed = parseNickname(record.nickname);
+  if (!spectator || own('nickname') !== undefined) {
+    const parsed = parseNickname(own('nickname'));
     if (parsed === null) return { ok: false, code: 'BAD_NICKNAME' };
     nickname = parsed;
   }
@@ -50,7 +113,7 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   for (const key of Object.keys(record)) if (!ROOM_KEYS.has(key)) gameOptions[key] = record[key];
   const options = validateOptions(gameOptions);
   if (!options.ok) return fail(options.error);
-  return { ok: true, join: { spectator, nickname, private: isPrivate, options: options.options } };
+  return { ok: true, join: { spectator, nickname, private: isPrivate, entropy, options: options.options } };
 }
 
 function fail(error: RuleError): JoinParse {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { ErrorCode, getMessageBytes, matchMaker, Protocol } from 'colyseus';
 import type WebSocket from 'ws';
 import { isWellFormedFrame } from './frameGuard';
 
@@ -21,6 +22,14 @@ export class GuardedTransport extends WebSocketTransport {
     // The base class listens with an unbound method; replace it with a guarded one.
     this.wss.removeAllListeners('connection');
     this.wss.on('connection', (rawClient: WebSocket, req?: IncomingMessage) => {
+      // The stock listener prints a stack trace for every socket without a seat (a bogus room
+      // id, an expired reservation): refuse those here, counted, in the same words.
+      if (!hasSeat(req)) {
+        socketErrors.noSeat++;
+        rawClient.on('error', () => socketErrors.count++);
+        rawClient.send(NO_SEAT_FRAME, () => rawClient.close(CLOSE_WITH_ERROR));
+        return;
+      }
       guardFrames(rawClient, types);
       const joining = connect.call(this, rawClient, req);
       // The stock listener prints a stack trace per bad socket (oversized frame, bad opcode):
@@ -32,8 +41,26 @@ export class GuardedTransport extends WebSocketTransport {
   }
 }
 
-/** Protocol-level socket errors seen (oversized or malformed WebSocket frames). */
-export const socketErrors = { count: 0 };
+/** Protocol-level socket errors seen (oversized or malformed WebSocket frames), and sockets refused for having no seat. */
+export const socketErrors = { count: 0, noSeat: 0 };
+
+/** The stock transport's answer to a socket without a seat, as the client library knows it. */
+const NO_SEAT_FRAME = Buffer.from(getMessageBytes[Protocol.ERROR](ErrorCode.MATCHMAKE_EXPIRED, 'seat reservation expired.'));
+
+/** The room and reservation the socket's URL names exist (the stock listener's own test, without its throw). */
+function hasSeat(req?: IncomingMessage): boolean {
+  const url = req?.url ?? '';
+  if (url.length > 512) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(`ws://server/${url}`);
+  } catch {
+    return false;
+  }
+  const roomId = /\/[a-zA-Z0-9_\-]+\/([a-zA-Z0-9_\-]+)$/.exec(parsed.pathname)?.[1];
+  const room = roomId ? (matchMaker.getRoomById(roomId) as { hasReservedSeat(id: string | null, token: string | null): boolean } | undefined) : undefined;
+  return room !== undefined && room.hasReservedSeat(parsed.searchParams.get('sessionId'), parsed.searchParams.get('reconnectionToken')) === true;
+}
 
 function guardFrames(rawClient: WebSocket, types: ReadonlySet<string>): void {
   const emit = rawClient.emit.bind(rawClient) as (event: string | symbol, ...args: unknown[]) => boolean;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_DRAIN_SECONDS, opsConfigFromEnv } from '../../server/ops/config';
+import { DEFAULT_DRAIN_SECONDS, DEFAULT_EDGE, opsConfigFromEnv } from '../../server/ops/config';
 
 describe('ops: configuration from the environment', () => {
   it('defaults to one process: no Redis, no advertised address, monitor off, info logs', () => {
@@ -9,6 +9,7 @@ describe('ops: configuration from the environment', () => {
       drainSeconds: DEFAULT_DRAIN_SECONDS,
       monitor: null,
       logLevel: 'info',
+      edge: DEFAULT_EDGE,
       warnings: [],
     });
   });
@@ -39,6 +40,17 @@ describe('ops: configuration from the environment', () => {
       [{ MONITOR_USER: 'ops', MONITOR_PASSWORD: 'short' }, /at least 12/],
       [{ MONITOR_USER: 'o:ps', MONITOR_PASSWORD: 'long enough secret' }, /MONITOR_USER/],
       [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL/],
+      [{ CREATES_PER_MINUTE: '-1' }, /CREATES_PER_MINUTE/],
+      [{ JOINS_PER_MINUTE: '2.5' }, /JOINS_PER_MINUTE/],
+      [{ MATCHMAKE_MAX_BODY_BYTES: '100000000' }, /MATCHMAKE_MAX_BODY_BYTES/],
+      [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS/],
+      [{ HEADERS_TIMEOUT_SECONDS: 'soon' }, /HEADERS_TIMEOUT_SECONDS/],
+      [{ TRUSTED_PROXY: 'nginx.local' }, /TRUSTED_PROXY/],
+      [{ OPS_PORT: '2567' }, /OPS_PORT must differ/],
+      [{ OPS_PORT: '70000' }, /OPS_PORT/],
+      [{ OPS_HOST: 'everywhere' }, /OPS_HOST/],
+      [{ OPS_ON_PUBLIC_PORT: 'yes' }, /OPS_ON_PUBLIC_PORT/],
+      [{ RATE_LIMITS: 'none' }, /RATE_LIMITS/],
     ];
     for (const [env, message] of bad) assert.throws(() => opsConfigFromEnv(2567, env), message, JSON.stringify(env));
     assert.throws(() => opsConfigFromEnv(0, { REDIS_URL: 'redis://r:6379' }), /PUBLIC_ADDRESS or a fixed PORT/);
@@ -49,5 +61,21 @@ describe('ops: configuration from the environment', () => {
     assert.equal(ops.drainSeconds, 0);
     assert.deepEqual(ops.monitor, { user: 'ops', password: ' spaces kept: ok ' });
     assert.equal(ops.logLevel, 'debug');
+  });
+
+  it('reads the edge limits, the trusted proxies and the ops listener; RATE_LIMITS=off turns the per-address limits off', () => {
+    const edge = opsConfigFromEnv(2567, {
+      CREATES_PER_MINUTE: '4', JOINS_PER_MINUTE: '9', LOBBIES_PER_ADDRESS: '2', MATCHMAKE_MAX_BODY_BYTES: '1024', MAX_CONNECTIONS: '500',
+      HEADERS_TIMEOUT_SECONDS: '5', REQUEST_TIMEOUT_SECONDS: '8', IDLE_TIMEOUT_SECONDS: '20', KEEP_ALIVE_TIMEOUT_SECONDS: '3', SEAT_RESERVATION_SECONDS: '4',
+      TRUSTED_PROXY: '127.0.0.1, ::1', OPS_PORT: '9100', OPS_HOST: '0.0.0.0',
+    }).edge;
+    assert.deepEqual(
+      { ...edge },
+      { ...DEFAULT_EDGE, createsPerMinute: 4, joinsPerMinute: 9, lobbiesPerAddress: 2, maxBodyBytes: 1024, maxConnections: 500, headersTimeoutMs: 5000, requestTimeoutMs: 8000, idleTimeoutMs: 20000, keepAliveTimeoutMs: 3000, seatReservationSeconds: 4, trustedProxies: ['127.0.0.1', '::1'], opsPort: 9100, opsHost: '0.0.0.0' },
+    );
+    const off = opsConfigFromEnv(2567, { RATE_LIMITS: 'off', CREATES_PER_MINUTE: '4' }).edge;
+    assert.deepEqual([off.createsPerMinute, off.joinsPerMinute, off.lobbiesPerAddress], [0, 0, 0]);
+    assert.equal(off.maxBodyBytes, DEFAULT_EDGE.maxBodyBytes, 'the body limit stays');
+    assert.equal(opsConfigFromEnv(2567, { OPS_ON_PUBLIC_PORT: '1' }).edge.opsOnPublicPort, true);
   });
 });

@@ -1,0 +1,271 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { matchMaker } from 'colyseus';
+import type { EdgeConfig } from '../ops/config';
+import { isDraining } from '../ops/drain';
+import { ErrorCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
+import { RULE_MESSAGES, RuleErrorCode } from '../rules';
+import { parseJoinOptions } from '../room/joinOptions';
+import { clientAddress } from './clientAddress';
+import { edgeRefused, edgeFailed } from './edgeMetrics';
+import { parseBoundedJson } from './boundedJson';
+import { LobbyLedger } from './lobbies';
+import { MinuteWindow } from './windows';
+
+/** Colyseus 0.15's matchmaking error codes (the client library reads them). */
+const MATCHMAKE_INVALID_CRITERIA = 4211;
+const MATCHMAKE_INVALID_ROOM_ID = 4212;
+const MATCHMAKE_EXPIRED = 4214;
+
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Headers': 'Origin, X-Requested-With, Content-Type, Accept, Authorization',
+  'Access-Control-Allow-Methods': 'OPTIONS, POST, GET',
+  'Access-Control-Allow-Credentials': 'true',
+  'Access-Control-Max-Age': '2592000',
+};
+
+const CREATING = new Set(['create', 'joinOrCreate']);
+const POST_ROUTE = /^\/matchmake\/(joinOrCreate|create|join|joinById|reconnect)\/([A-Za-z0-9_-]{1,64})$/;
+const LIST_ROUTE = /^\/matchmake\/?(?:([A-Za-z0-9_-]{1,64}))?$/;
+/** Most rooms one listing answer names: a phone shows a handful; a flood of lobbies cannot make it megabytes. */
+export const MAX_LISTED = 50;
+const LISTING_CACHE_MS = 500;
+
+/** Is this request Colyseus matchmaking? By its path alone, exactly: never a substring of the URL. */
+export function isMatchmakePath(url: string | undefined): boolean {
+  const path = pathOf(url);
+  return path === '/matchmake' || path.startsWith('/matchmake/');
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '';
+  const q = raw.indexOf('?');
+  return q < 0 ? raw : raw.slice(0, q);
+}
+
+interface Refusal {
+  status: number;
+  code: ErrorCode;
+  field?: string;
+}
+
+/**
+ * Colyseus 0.15's `/matchmake/` handling, in front of it: the route matched exactly, the
+ * per-address limits counted before the body is read, the body bounded (Content-Length and
+ * the stream), parsed with caps, and the options validated by `parseJoinOptions` before the
+ * matchmaker may build a room or reserve a seat. Only then is the matchmaker called, with the
+ * already-parsed options. Replies carry a stable code and a Korean sentence, never an internal
+ * error text.
+ */
+export class MatchmakeGuard {
+  private readonly creates: MinuteWindow;
+  private readonly joins: MinuteWindow;
+  private readonly trusted: ReadonlySet<string>;
+  readonly lobbies: LobbyLedger;
+  private pending = 0;
+  private listing: { at: number; key: string; body: string } | null = null;
+
+  constructor(private readonly edge: EdgeConfig) {
+    this.creates = new MinuteWindow(edge.createsPerMinute);
+    this.joins = new MinuteWindow(edge.joinsPerMinute);
+    this.trusted = new Set(edge.trustedProxies);
+    this.lobbies = new LobbyLedger(edge.lobbiesPerAddress, edge.idleLobbySeconds * 1000);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const headers: Record<string, string> = { ...CORS_HEADERS, 'Access-Control-Allow-Origin': corsOrigin(req) };
+    if (matchMaker.isGracefullyShuttingDown) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_SHUTDOWN' });
+    const path = pathOf(req.url);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, headers);
+      return void res.end();
+    }
+    if (req.method === 'GET') {
+      const list = LIST_ROUTE.exec(path);
+      if (!list) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
+      return void this.list(list[1] ?? '', res, headers);
+    }
+    const route = req.method === 'POST' ? POST_ROUTE.exec(path) : null;
+    if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
+    const [, method, target] = route;
+    if (method !== 'joinById' && method !== 'reconnect' && target !== ROOM_NAME) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
+
+    const address = clientAddress(req, this.trusted);
+    if (CREATING.has(method) && isDraining()) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_DRAINING' });
+    if (this.pending >= this.edge.maxPendingMatchmakes) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
+    if (method === 'create' && !this.creates.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
+    if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
+    if (CREATING.has(method) && !this.lobbies.mayOpen(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_LOBBIES' });
+
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes) return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
+
+    this.pending++;
+    let settled = false;
+    const done = () => {
+      if (!settled) {
+        settled = true;
+        this.pending--;
+      }
+    };
+    res.once('close', done);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > this.edge.maxBodyBytes) {
+        done();
+        return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', done);
+    req.on('end', () => {
+      if (settled) return;
+      const body = Buffer.concat(chunks, size).toString('utf8');
+      this.matchmake(method, target, body, address, req)
+        .then(
+          (reply) => send(res, 200, headers, reply),
+          (outcome: Refusal | FixedReply) =>
+            outcome instanceof FixedReply ? send(res, 200, headers, { code: outcome.code, error: outcome.error }) : this.refuse(req, res, headers, outcome),
+        )
+        .finally(done);
+    });
+  }
+
+  private async matchmake(method: string, target: string, body: string, address: string, req: IncomingMessage): Promise<unknown> {
+    const parsed = parseBoundedJson(body.trim() === '' ? '{}' : body);
+    if (!parsed.ok) throw { status: 400, code: parsed.tooBig ? 'PAYLOAD_TOO_LARGE' : 'BAD_OPTIONS' } satisfies Refusal;
+    let options: Record<string, unknown>;
+    let spectator = false;
+    if (method === 'reconnect') {
+      const token = isPlain(parsed.value) ? (parsed.value as Record<string, unknown>).reconnectionToken : undefined;
+      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(parsed.value as object).length !== 1) throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
+      options = { reconnectionToken: token };
+    } else {
+      const join = parseJoinOptions(parsed.value);
+      if (!join.ok) throw { status: 400, code: join.code, field: join.field } satisfies Refusal;
+      if (CREATING.has(method) && join.join.spectator) throw { status: 400, code: 'SPECTATOR_CANNOT_CREATE' } satisfies Refusal;
+      spectator = join.join.spectator;
+      options = parsed.value as Record<string, unknown>;
+    }
+    const authorization = req.headers.authorization;
+    const token = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+    try {
+      const reservation = (await (matchMaker as unknown as Record<string, Function>)[method](target, options, { token, request: req })) as { room: { roomId: string; processId?: string } };
+      // joinOrCreate that found a room joined it; only a fresh room (its first seat) is this address's lobby.
+      if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1)) this.lobbies.opened(address, reservation.room);
+      return reservation;
+    } catch (error) {
+      throw matchmakerRefusal(error, spectator);
+    }
+  }
+
+  private async list(roomName: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+    const now = Date.now();
+    if (this.listing && this.listing.key === roomName && now - this.listing.at < LISTING_CACHE_MS) return send(res, 200, headers, this.listing.body);
+    try {
+      const conditions: Record<string, unknown> = { locked: false, private: false };
+      if (roomName) conditions.name = roomName;
+      const rooms = (await matchMaker.query(conditions)) as unknown as ListedRoom[];
+      // A lobby whose creator never opened the socket has nobody to play with: not listed.
+      const shown = rooms.filter((r) => !(r.metadata && typeof r.metadata === 'object' && (r.metadata as { seats?: number }).seats === 0)).slice(0, MAX_LISTED);
+      const body = JSON.stringify(shown.map(listed));
+      // Only a long listing is reused for a moment: a short one is cheap and must be fresh.
+      this.listing = rooms.length > MAX_LISTED ? { at: now, key: roomName, body } : null;
+      send(res, 200, headers, body);
+    } catch (error) {
+      edgeFailed('listing', error);
+      send(res, 500, headers, refusalBody('SERVER_ERROR'));
+    }
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, refusal: Refusal): void {
+    edgeRefused(refusal.code);
+    if (res.headersSent || res.writableEnded) return;
+    if (refusal.status === 413 || (req.method === 'POST' && !req.readableEnded)) {
+      // Stop reading: whatever else the client sends is not ours to buffer.
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => req.socket.destroySoon?.() ?? req.socket.end());
+    }
+    send(res, refusal.status, headers, refusalBody(refusal.code, refusal.field));
+  }
+}
+
+interface ListedRoom {
+  roomId: string;
+  name: string;
+  clients: number;
+  maxClients: number;
+  metadata?: unknown;
+  processId?: string;
+  publicAddress?: string;
+  createdAt?: unknown;
+}
+
+function listed(r: ListedRoom): ListedRoom {
+  const out: ListedRoom = { roomId: r.roomId, name: r.name, clients: r.clients, maxClients: r.maxClients, metadata: r.metadata, processId: r.processId, createdAt: r.createdAt };
+  if (r.publicAddress) out.publicAddress = r.publicAddress;
+  return out;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function messageFor(code: ErrorCode): string {
+  return (ROOM_MESSAGES as Record<string, string>)[code] ?? RULE_MESSAGES[code as RuleErrorCode] ?? ROOM_MESSAGES.SERVER_ERROR;
+}
+
+/**
+ * `{ code, message, error }`: `error` is what colyseus.js 0.15 turns into its exception text,
+ * "CODE: 한국어" (the SDK splits it back, as for refusals from the room).
+ */
+export function refusalBody(code: ErrorCode, field?: string): { code: ErrorCode; message: string; error: string; field?: string } {
+  const message = messageFor(code);
+  const body: { code: ErrorCode; message: string; error: string; field?: string } = { code, message, error: field ? `${code}: ${message} (${field})` : `${code}: ${message}` };
+  if (field) body.field = field;
+  return body;
+}
+
+/**
+ * What the matchmaker threw, as a refusal a client may see. The room's own refusals already
+ * read "CODE: 한국어"; Colyseus's known outcomes keep their numeric code with a fixed text;
+ * anything else is SERVER_ERROR (and counted), whatever its message said.
+ */
+export function matchmakerRefusal(error: unknown, spectator: boolean): Refusal | FixedReply {
+  const e = error as { code?: unknown; message?: unknown; name?: unknown };
+  const text = typeof e?.message === 'string' ? e.message : '';
+  const ours = /^([A-Z][A-Z_]+): /.exec(text);
+  if (ours && ours[1] in ROOM_MESSAGES) return { status: 200, code: ours[1] as ErrorCode };
+  if (ours && ours[1] in RULE_MESSAGES) {
+    const field = /\(([A-Za-z]{1,32})\)$/.exec(text)?.[1];
+    return { status: 200, code: ours[1] as ErrorCode, field };
+  }
+  if (e?.name === 'SeatReservationError' || /is locked$/.test(text)) return { status: 200, code: spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL' };
+  if (e?.code === MATCHMAKE_INVALID_ROOM_ID) return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
+  if (e?.code === MATCHMAKE_EXPIRED) return new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
+  if (e?.code === MATCHMAKE_INVALID_CRITERIA) return new FixedReply(MATCHMAKE_INVALID_CRITERIA, 'no rooms found');
+  edgeFailed('matchmake', error);
+  return { status: 500, code: 'SERVER_ERROR' };
+}
+
+/** Colyseus's own outcomes, answered as Colyseus did (HTTP 200, numeric code) with a fixed text of ours. */
+export class FixedReply {
+  constructor(
+    readonly code: number,
+    readonly error: string,
+  ) {}
+}
+
+function corsOrigin(req: IncomingMessage): string {
+  const origin = req.headers.origin;
+  return typeof origin === 'string' && origin.length < 300 && !/[\r\n]/.test(origin) ? origin : '*';
+}
+
+function isPlain(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
