@@ -1,0 +1,59 @@
+import { KINDS, KIND_NAMES_KO, Kind } from '../../client-sdk/index';
+import bugs_cockroach from '../art/bugs/cockroach.svg';
+import bugs_bat from '../art/bugs/bat.svg';
+import bugs_fly from '../art/bugs/fly.svg';
+import bugs_toad from '../art/bugs/toad.svg';
+import bugs_rat from '../art/bugs/rat.svg';
+import bugs_scorpion from '../art/bugs/scorpion.svg';
+import bugs_spider from '../art/bugs/spider.svg';
+import bugs_stinkbug from '../art/bugs/stinkbug.svg';
+import animals_cockroach from '../art/animals/cockroach.svg';
+import animals_bat from '../art/animals/bat.svg';
+import animals_fly from '../art/animals/fly.svg';
+import animals_toad from '../art/animals/toad.svg';
+import animals_rat from '../art/animals/rat.svg';
+import animals_scorpion from '../art/animals/scorpion.svg';
+import animals_spider from '../art/animals/spider.svg';
+import animals_stinkbug from '../art/animals/stinkbug.svg';
+
+export type SkinName = 'bugs' | 'animals';
+
+export interface Skin {
+  name: SkinName;
+  label: string;
+  /** Display name per kind key; the keys stay the server's kinds. */
+  names: Record<Kind, string>;
+  svg: Record<Kind, string>;
+}
+
+/**
+ * Two skins over the same eight kind keys: the critters of the rules, and animals for children
+ * who dislike bugs (rules section 12). Only the picture and the word change, never the key.
+ */
+export const SKINS: Record<SkinName, Skin> = {
+  bugs: {
+    name: 'bugs',
+    label: '벌레',
+    names: { ...KIND_NAMES_KO },
+    svg: { cockroach: bugs_cockroach, bat: bugs_bat, fly: bugs_fly, toad: bugs_toad, rat: bugs_rat, scorpion: bugs_scorpion, spider: bugs_spider, stinkbug: bugs_stinkbug },
+  },
+  animals: {
+    name: 'animals',
+    label: '동물',
+    names: { cockroach: '강아지', bat: '고양이', fly: '병아리', toad: '토끼', rat: '곰', scorpion: '여우', spider: '판다', stinkbug: '돼지' },
+    svg: { cockroach: animals_cockroach, bat: animals_bat, fly: animals_fly, toad: animals_toad, rat: animals_rat, scorpion: animals_scorpion, spider: animals_spider, stinkbug: animals_stinkbug },
+  },
+};
+
+export { KINDS };
+export type { Kind };
+
+/** "이건 쥐야!" / "이건 고양이야!": the copula follows the last syllable (받침 → 이야). */
+export function claimLine(name: string): string {
+  return `이건 ${name}${hasFinalConsonant(name) ? '이야' : '야'}!`;
+}
+
+export function hasFinalConsonant(word: string): boolean {
+  const code = word.charCodeAt(word.length - 1) - 0xac00;
+  return code >= 0 && code <= 11171 && code % 28 !== 0;
+}

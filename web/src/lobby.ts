@@ -1,0 +1,70 @@
+import type { GameSession, SeatSnapshot } from '../../client-sdk/index';
+import { avatar } from './avatar';
+import { el } from './dom';
+import type { Page } from './main';
+
+const MAX_SEATS = 6;
+
+function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
+  const snap = s.snapshot;
+  return el(
+    'li',
+    { class: `seat${seat.isMe ? ' me' : ''}`, 'data-player': seat.id },
+    avatar(seat),
+    el('span', { class: 'seat-name' }, seat.nickname, seat.isMe ? el('small', {}, ' (나)') : null),
+    seat.isHost ? el('span', { class: 'tag host' }, '👑 방장') : null,
+    seat.bot ? el('span', { class: 'tag bot' }, '🤖 연습 로봇') : null,
+    !seat.connected ? el('span', { class: 'tag away' }, '연결 끊김') : null,
+    snap.gamesPlayed > 0 ? el('span', { class: 'tag score' }, `⭐ ${seat.score}점`) : null,
+    snap.isHost && seat.bot ? el('button', { class: 'small ghost remove-bot', 'data-bot': seat.id, onclick: () => void page.act(() => s.removeBot(seat.id)) }, '빼기') : null,
+  );
+}
+
+export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
+  const snap = s.snapshot;
+  const seats = snap.seats;
+  const empty = Math.max(0, MAX_SEATS - seats.length);
+  const o = snap.options;
+  const rules = [
+    `같은 그림 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장이면 져요`,
+    `차례 ${o.turnSeconds}초`,
+    o.claimHistory ? '주장 기록 보기' : null,
+    o.quickChat ? '빠른 대화' : null,
+    o.eightKindsRule ? '8종 규칙' : null,
+    o.twoPlayerPass ? '둘이서도 떠넘기기' : null,
+    o.private ? '비공개 방' : '공개 방',
+  ].filter(Boolean) as string[];
+  const copy = () => {
+    void navigator.clipboard?.writeText(snap.roomId).then(
+      () => page.toast('방 번호를 복사했어요!'),
+      () => page.toast(`방 번호: ${snap.roomId}`),
+    );
+  };
+  const played = snap.gamesPlayed;
+  return el(
+    'main',
+    { class: 'lobby' },
+    el('section', { class: 'panel room-code' }, el('p', {}, '친구에게 방 번호를 알려 주세요'), el('div', { class: 'code', id: 'room-code' }, snap.roomId), el('button', { class: 'small ghost', onclick: copy }, '📋 복사')),
+    played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
+    el('section', { class: 'panel' }, el('h2', {}, `모인 사람 ${seats.length}/${MAX_SEATS}`), el('ul', { class: 'seats' }, ...seats.map((seat) => seatRow(page, s, seat)), ...Array.from({ length: empty }, () => el('li', { class: 'seat empty' }, '빈 자리')))),
+    el('section', { class: 'panel rules-chips' }, ...rules.map((r) => el('span', { class: 'chip' }, r))),
+    snap.isHost
+      ? el(
+          'section',
+          { class: 'panel bots' },
+          el('h2', {}, '🤖 연습 로봇'),
+          el('p', { class: 'muted' }, '사람이 모자라면 로봇과 함께 해요.'),
+          el(
+            'div',
+            { class: 'row' },
+            el('button', { class: 'big', id: 'add-bot-easy', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('easy')) }, '쉬운 로봇'),
+            el('button', { class: 'big', id: 'add-bot-smart', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('smart')) }, '똑똑한 로봇'),
+          ),
+        )
+      : null,
+    snap.isHost
+      ? el('button', { class: 'big primary start', id: 'start', disabled: seats.length < 2, onclick: () => void page.act(() => s.start()) }, seats.length < 2 ? '2명 이상 모이면 시작해요' : '🎉 게임 시작!')
+      : el('p', { class: 'waiting' }, s.spectator ? '👀 구경하는 중이에요. 게임이 시작되면 보여요.' : '방장이 시작하기를 기다려요…'),
+    el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '방에서 나가기'),
+  );
+}

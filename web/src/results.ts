@@ -1,0 +1,80 @@
+import { GameSession, KINDS } from '../../client-sdk/index';
+import { avatar } from './avatar';
+import { art, el } from './dom';
+import type { Page } from './main';
+import { checkFairness } from './fairness';
+
+const MEDALS = ['🥇', '🥈', '🥉'];
+
+function fairness(s: GameSession): HTMLElement | null {
+  const result = s.snapshot.result;
+  if (!result?.gameId) return null;
+  const out = el('p', { class: 'fair-out', id: 'fair-out' });
+  const check = async () => {
+    out.textContent = '확인하는 중…';
+    out.className = 'fair-out';
+    const v = await checkFairness(result);
+    out.textContent = v.ok ? '✅ 공정한 게임이었어요! 카드 섞기와 모든 수가 기록과 딱 맞아요.' : `⚠️ ${v.why}`;
+    out.className = `fair-out ${v.ok ? 'good' : 'bad'}`;
+  };
+  return el(
+    'section',
+    { class: 'panel fairness' },
+    el('h2', {}, '🔍 공정했을까?'),
+    el('p', { class: 'muted' }, '서버가 카드를 몰래 정하지 않았는지 이 폰에서 직접 확인해요.'),
+    el('button', { class: 'big', id: 'verify', onclick: () => void check() }, '공정함 확인하기'),
+    out,
+  );
+}
+
+export function resultsScreen(page: Page, s: GameSession): HTMLElement {
+  const snap = s.snapshot;
+  const result = snap.result;
+  const seat = (id: string) => snap.seats.find((x) => x.id === id);
+  const name = (id: string) => seat(id)?.nickname ?? '';
+  const ranking = result?.ranking ?? [];
+  const played = snap.gamesPlayed;
+  const rows = ranking.map((group, i) => {
+    const last = i === ranking.length - 1;
+    return el(
+      'li',
+      { class: `rank${last ? ' loser' : ''}` },
+      el('span', { class: 'medal' }, last ? '😵' : (MEDALS[i] ?? `${i + 1}등`)),
+      ...group.map((id) => {
+        const st = seat(id);
+        const counts = result!.fronts[id] ?? {};
+        return el(
+          'span',
+          { class: 'rank-player' },
+          st ? avatar(st, 'small') : null,
+          el('b', {}, name(id), st?.isMe ? ' (나)' : ''),
+          el('span', { class: 'rank-fronts' }, ...KINDS.filter((k) => (counts[k] ?? 0) > 0).map((k) => el('span', { class: `badge ${k === result!.losingKind && last ? 'danger' : 'safe'}` }, art(page.skin.svg[k], 'art mini'), el('b', {}, counts[k])))),
+        );
+      }),
+    );
+  });
+  const me = snap.seats.find((x) => x.isMe);
+  const iLost = me && result?.loser === me.id;
+  return el(
+    'main',
+    { class: 'results' },
+    el('section', { class: `panel verdict ${iLost ? 'lost' : 'won'}` }, el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'), el('h2', { id: 'summary' }, result?.summary ?? '게임이 끝났어요!'), s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!')),
+    el('section', { class: 'panel' }, el('h2', {}, '순위'), el('ol', { class: 'ranking', id: 'ranking' }, ...rows)),
+    result && result.highlights.length > 0 ? el('section', { class: 'panel highlights', id: 'highlights' }, el('h2', {}, '✨ 이번 판의 주인공'), el('ul', {}, ...result.highlights.map((h) => el('li', {}, h)))) : null,
+    played > 0
+      ? el(
+          'section',
+          { class: 'panel scores', id: 'scores' },
+          el('h2', {}, `⭐ 누적 점수${played ? ` (${played}판)` : ''}`),
+          el('ul', {}, ...[...snap.seats].sort((a, b) => b.score - a.score).map((x) => el('li', { 'data-player': x.id }, avatar(x, 'small'), el('span', {}, x.nickname, x.bot ? ' 🤖' : ''), el('b', {}, `${x.score}점`)))),
+        )
+      : null,
+    fairness(s),
+    snap.isHost
+      ? el('button', { class: 'big primary', id: 'rematch', onclick: () => void page.act(() => s.rematch()) }, '🔁 한 판 더!')
+      : !s.spectator
+        ? el('p', { class: 'waiting' }, '방장이 "한 판 더"를 누르면 같이 해요!')
+        : null,
+    el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '나가기'),
+  );
+}
