@@ -1,0 +1,6 @@
+export * from './types';
+export * from './gameId';
+export * from './config';
+export * from './open';
+export * from './writer';
+export * from './retention';

@@ -1,0 +1,48 @@
+/**
+ * Versioned schema steps, applied in order, each once, recorded in `schema_migrations`. Never
+ * edit a step that has shipped: add the next number. Each step has one text per engine.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'games',
+    // The whole record is one JSON column: one INSERT per game. ended_ms drives retention.
+    sqlite: `
+      CREATE TABLE games (
+        game_id    TEXT PRIMARY KEY,
+        room_id    TEXT NOT NULL,
+        started_ms INTEGER NOT NULL,
+        ended_ms   INTEGER NOT NULL,
+        record     TEXT NOT NULL
+      );
+      CREATE INDEX games_ended_ms ON games (ended_ms);`,
+    postgres: `
+      CREATE TABLE games (
+        game_id    TEXT PRIMARY KEY,
+        room_id    TEXT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        ended_ms   BIGINT NOT NULL,
+        record     JSON NOT NULL
+      );
+      CREATE INDEX games_ended_ms ON games (ended_ms);`,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** The steps after `applied`, or an error when the database is newer than this code. */
+export function pendingMigrations(applied: readonly number[]): Migration[] {
+  const newest = Math.max(0, ...applied);
+  if (newest > LATEST_VERSION) {
+    throw new Error(`the game database is at schema version ${newest}, newer than this server knows (${LATEST_VERSION}); upgrade the server`);
+  }
+  const done = new Set(applied);
+  return MIGRATIONS.filter((m) => !done.has(m.version));
+}

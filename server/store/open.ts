@@ -1,0 +1,17 @@
+import { StoreConfig, storeConfigFromEnv } from './config';
+import { PostgresStore } from './postgres';
+import { SqliteStore } from './sqlite';
+import type { GameStore } from './types';
+
+/**
+ * Opens the configured store and brings its schema up to date: PostgreSQL when DATABASE_URL is
+ * set, else the SQLite file (DATABASE_FILE, or games.sqlite under DATA_DIR, default ./data).
+ */
+export function openStore(env: Record<string, string | undefined> = process.env): Promise<GameStore> {
+  return openConfiguredStore(storeConfigFromEnv(env));
+}
+
+export async function openConfiguredStore(config: StoreConfig): Promise<GameStore> {
+  if (config.engine === 'postgres') return PostgresStore.open(config.url!);
+  return new SqliteStore(config.file!);
+}

@@ -1,0 +1,91 @@
+import { Pool, PoolClient } from 'pg';
+import type { FinishedGameRecord } from '../fairness/record';
+import { log } from '../ops/log';
+import { pendingMigrations } from './migrations';
+import { GameStore, rowOf } from './types';
+
+/** Any constant: every process that migrates takes this lock, so each step runs once. */
+const MIGRATION_LOCK = 0x636f636b; // "cock"
+
+const SAVE = {
+  name: 'cockroach-save-game',
+  text: 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING',
+};
+const GET = { name: 'cockroach-get-game', text: 'SELECT record::text AS record FROM games WHERE game_id = $1' };
+const EXPIRE = { name: 'cockroach-expire-games', text: 'DELETE FROM games WHERE ended_ms < $1' };
+
+/**
+ * PostgreSQL (DATABASE_URL): many processes behind one load balancer write one history. A
+ * small pool with timeouts, so a slow database makes a save fail (and the writer retry), never hang.
+ */
+export class PostgresStore implements GameStore {
+  readonly engine = 'postgres';
+
+  private constructor(private readonly pool: Pool) {}
+
+  static async open(url: string, opts: { max?: number } = {}): Promise<PostgresStore> {
+    const pool = new Pool({
+      connectionString: url,
+      max: opts.max ?? 4,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 10_000,
+      query_timeout: 15_000,
+      application_name: 'cockroach-poker',
+    });
+    // An idle client's connection dropping is reported here; without a listener it would crash the process.
+    pool.on('error', (error) => log.warn('store.connection_lost', { engine: 'postgres' }, error));
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    return new PostgresStore(pool);
+  }
+
+  async save(record: FinishedGameRecord): Promise<void> {
+    const row = rowOf(record);
+    await this.pool.query({ ...SAVE, values: [row.gameId, row.roomId, row.startedMs, row.endedMs, row.json] });
+  }
+
+  async get(gameId: string): Promise<FinishedGameRecord | null> {
+    const { rows } = await this.pool.query<{ record: string }>({ ...GET, values: [gameId] });
+    return rows.length === 0 ? null : JSON.parse(rows[0].record);
+  }
+
+  async deleteOlderThan(ageMs: number, now = Date.now()): Promise<number> {
+    const { rowCount } = await this.pool.query({ ...EXPIRE, values: [now - ageMs] });
+    return rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Tests and support: the schema versions applied. */
+  async appliedVersions(): Promise<number[]> {
+    const { rows } = await this.pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    return rows.map((r) => r.version);
+  }
+}
+
+async function migrate(pool: Pool): Promise<void> {
+  const client: PoolClient = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    for (const step of pendingMigrations(rows.map((r) => r.version))) {
+      await client.query(step.postgres);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [step.version, step.name, Date.now()]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

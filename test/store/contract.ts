@@ -1,0 +1,98 @@
+// The behaviour every GameStore must have, run against SQLite and PostgreSQL alike.
+import assert from 'node:assert/strict';
+import { verifyRecord } from '../../server/fairness/verify';
+import type { FinishedGameRecord } from '../../server/fairness/record';
+import { setLogSink } from '../../server/ops/log';
+import { DAY_MS, startRetention } from '../../server/store/retention';
+import type { GameStore } from '../../server/store/types';
+import { copy, playGame } from '../fairness/games';
+
+export interface StoreUnderTest {
+  /** Opens the same database each time. */
+  open(): Promise<GameStore>;
+  appliedVersions(store: GameStore): Promise<number[]>;
+  /** Marks the database as migrated by a newer server. */
+  addFutureVersion(store: GameStore): Promise<void>;
+}
+
+/** A real played game whose end time is `endedAt` (so it has its own id). */
+export function recordEndedAt(endedAt: number, players = 3): FinishedGameRecord {
+  const { record } = playGame(players, { botSeed: `store-${endedAt}` });
+  return { ...record, endedAt: new Date(endedAt).toISOString() } as FinishedGameRecord;
+}
+
+export function storeContract(subject: () => StoreUnderTest): void {
+  let store: GameStore;
+  before(async () => {
+    store = await subject().open();
+  });
+  after(async () => {
+    await store?.close();
+  });
+
+  it('saves a record and gets back the same record, which still verifies', async () => {
+    const { record } = playGame(4, { botSeed: 'contract-save' });
+    await store.save(record);
+    const back = await store.get(record.gameId);
+    assert.deepEqual(back, copy(record));
+    assert.deepEqual(verifyRecord(back), { ok: true });
+  });
+
+  it('gets null for an unknown id', async () => {
+    assert.equal(await store.get('0'.repeat(64)), null);
+  });
+
+  it('keeps the first record when the same id is saved again (a retry is harmless)', async () => {
+    const { record } = playGame(2, { botSeed: 'contract-twice' });
+    await store.save(record);
+    const changed = copy(record);
+    changed.roomId = 'other';
+    await store.save(changed);
+    assert.equal((await store.get(record.gameId))?.roomId, record.roomId);
+  });
+
+  it('deletes only records whose game ended longer ago than the age, and retention sweeps with the configured days', async () => {
+    // An hour after the other tests' games ended (playGame ends them at 2026-01-01 12:09:30Z).
+    const now = Date.UTC(2026, 0, 1, 13, 10);
+    const old = recordEndedAt(now - 31 * DAY_MS);
+    const edge = recordEndedAt(now - 29 * DAY_MS);
+    const fresh = recordEndedAt(now - 1000);
+    for (const r of [old, edge, fresh]) await store.save(r);
+    assert.equal(await store.deleteOlderThan(30 * DAY_MS, now), 1);
+    assert.equal(await store.get(old.gameId), null);
+    assert.ok(await store.get(edge.gameId));
+
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    const retention = startRetention(store, 7, { now: () => now, intervalMs: 3_600_000 });
+    try {
+      // The sweep at start and this one never overlap: this waits for it or runs after it.
+      await retention.sweep();
+      assert.equal(await store.get(edge.gameId), null);
+      assert.ok(await store.get(fresh.gameId));
+    } finally {
+      retention.stop();
+      setLogSink(null);
+    }
+    const expired = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'records.expired');
+    assert.deepEqual(expired.map((l) => [l.deleted, l.retentionDays]), [[1, 7]]);
+  });
+
+  it('keeps records and applies each migration once across a restart', async () => {
+    const { record } = playGame(5, { botSeed: 'contract-restart' });
+    await store.save(record);
+    const before = await subject().appliedVersions(store);
+    assert.deepEqual(before, [1]);
+    await store.close();
+    store = await subject().open();
+    assert.deepEqual(await store.get(record.gameId), copy(record));
+    assert.deepEqual(await subject().appliedVersions(store), before);
+  });
+
+  it('refuses to open a database migrated by a newer server', async () => {
+    await subject().addFutureVersion(store);
+    await store.close();
+    await assert.rejects(subject().open(), /schema version 999, newer than this server knows/);
+    store = null as unknown as GameStore;
+  });
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { Client } from 'pg';
+import { openStore } from '../../server/store/open';
+import { PostgresStore } from '../../server/store/postgres';
+import { storeContract } from './contract';
+import { playGame } from '../fairness/games';
+import { requireTestPostgres, TestPostgres } from './pgCluster';
+
+/** Against a throwaway cluster; skipped without PostgreSQL, except under CI, where it fails. */
+describe('store: PostgreSQL (DATABASE_URL)', function () {
+  this.timeout(60000);
+  let pg: TestPostgres | null = null;
+  before(async function () {
+    pg = await requireTestPostgres(this);
+  });
+  after(async () => {
+    await pg?.stop();
+  });
+
+  describe('contract', () => {
+    storeContract(() => ({
+      open: () => openStore({ DATABASE_URL: pg!.url }),
+      appliedVersions: (store) => (store as PostgresStore).appliedVersions(),
+      addFutureVersion: async () => {
+        const client = new Client({ connectionString: pg!.url });
+        await client.connect();
+        await client.query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (999, 'future', 0)");
+        await client.end();
+      },
+    }));
+  });
+
+  it('migrates once when several processes open the database at the same moment', async () => {
+    const client = new Client({ connectionString: pg!.url });
+    await client.connect();
+    await client.query('DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS schema_migrations');
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ DATABASE_URL: pg!.url })));
+    const { rows } = await client.query('SELECT version FROM schema_migrations');
+    assert.deepEqual(rows, [{ version: 1 }]);
+    const { record } = playGame(3, { botSeed: 'pg-concurrent' });
+    await Promise.all(stores.map((s) => s.save(record)));
+    assert.equal((await client.query('SELECT count(*)::int AS n FROM games')).rows[0].n, 1);
+    await Promise.all(stores.map((s) => s.close()));
+    await client.end();
+  });
+
+  it('rejects (for the writer to retry) instead of hanging: an unreachable server, a closed pool', async () => {
+    await assert.rejects(openStore({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' }), /ECONNREFUSED/);
+    const store = await openStore({ DATABASE_URL: pg!.url });
+    await store.close();
+    await assert.rejects(store.save(playGame(2, { botSeed: 'pg-closed' }).record));
+  });
+});

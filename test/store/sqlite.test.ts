@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { storeConfigFromEnv } from '../../server/store/config';
+import { openStore } from '../../server/store/open';
+import { SqliteStore } from '../../server/store/sqlite';
+import { storeContract } from './contract';
+
+describe('store: SQLite (embedded default)', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockroach-sqlite-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  describe('contract', () => {
+    storeContract(() => ({
+      open: () => openStore({ DATA_DIR: path.join(dir, 'nested', 'data') }),
+      appliedVersions: async (store) => (store as SqliteStore).appliedVersions(),
+      addFutureVersion: async () => {
+        const db = new Database(path.join(dir, 'nested', 'data', 'games.sqlite'));
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_ms) VALUES (999, ?, 0)').run('future');
+        db.close();
+      },
+    }));
+  });
+
+  it('creates the data folder and games.sqlite in it, or the file DATABASE_FILE names', async () => {
+    const store = await openStore({ DATA_DIR: path.join(dir, 'fresh') });
+    await store.close();
+    assert.ok(fs.existsSync(path.join(dir, 'fresh', 'games.sqlite')));
+    const file = path.join(dir, 'elsewhere', 'records.db');
+    const named = await openStore({ DATABASE_FILE: file, DATA_DIR: path.join(dir, 'ignored') });
+    assert.equal(named.engine, 'sqlite');
+    await named.close();
+    assert.ok(fs.existsSync(file));
+    assert.equal(fs.existsSync(path.join(dir, 'ignored')), false);
+  });
+});
+
+describe('store: configuration from the environment', () => {
+  it('defaults to SQLite in ./data with 30 days of retention', () => {
+    assert.deepEqual(storeConfigFromEnv({}), { engine: 'sqlite', file: path.join('data', 'games.sqlite'), url: null, retentionDays: 30 });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const c = storeConfigFromEnv({ DATABASE_URL: 'postgresql://u:p@db:5432/games', RECORD_RETENTION_DAYS: '90', DATABASE_FILE: '/x' });
+    assert.deepEqual(c, { engine: 'postgres', file: null, url: 'postgresql://u:p@db:5432/games', retentionDays: 90 });
+  });
+
+  it('refuses wrong values, naming the variable and never echoing the URL', () => {
+    for (const days of ['0', '-1', '1.5', 'x', '40000']) {
+      assert.throws(() => storeConfigFromEnv({ RECORD_RETENTION_DAYS: days }), /RECORD_RETENTION_DAYS/);
+    }
+    assert.throws(
+      () => storeConfigFromEnv({ DATABASE_URL: 'mysql://u:secret@db/x' }),
+      (e: Error) => /DATABASE_URL must be a postgres/.test(e.message) && !e.message.includes('secret'),
+    );
+  });
+});
