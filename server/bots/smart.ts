@@ -7,12 +7,18 @@ import { landingCost } from './danger';
 import type { TableMemory } from './memory';
 import { holderChoices, ownCards } from './seat';
 
-/** How much a card in someone else's front is worth to this seat, against one in its own. */
-const OTHERS_WEIGHT = 0.5;
-/** How often a holder who may peek calls instead (a guess; peeks are not all visible). */
-const CALL_SHARE = 0.7;
-/** How often a claim of ours tells the truth, so no one can read our claims from habit. */
-const HONEST_SHARE = 0.4;
+export interface SmartTuning {
+  /** How much a card in someone else's front is worth to this seat, against one in its own. */
+  othersWeight: number;
+  /** How often a holder who may peek calls instead (a guess; peeks are not all visible). */
+  callShare: number;
+  /** How often a claim of ours tells the truth, so no one can read our claims from habit. */
+  honestShare: number;
+  /** Bluff with a kind the receiver already has in front (else any kind still off the board). */
+  bluffTowardFront: boolean;
+}
+
+export const SMART_TUNING: Readonly<SmartTuning> = Object.freeze({ othersWeight: 0.5, callShare: 0.7, honestShare: 0.55, bluffTowardFront: true });
 
 interface Ctx {
   view: PlayerView;
@@ -20,12 +26,13 @@ interface Ctx {
   t: Tally;
   memory: TableMemory;
   rng: RngState;
+  tune: SmartTuning;
 }
 
 /** A move that is better than chance, chosen from the seat's view and memory alone. */
-export function smartMove(view: PlayerView, me: PlayerId, rng: RngState, memory: TableMemory): Action {
+export function smartMove(view: PlayerView, me: PlayerId, rng: RngState, memory: TableMemory, tune: SmartTuning = SMART_TUNING): Action {
   memory.observe(view);
-  const ctx: Ctx = { view, me, t: tally(view, me), memory, rng };
+  const ctx: Ctx = { view, me, t: tally(view, me), memory, rng, tune };
   if (!view.round.hasCard) return offer(ctx);
   const choices = holderChoices(view);
   const known = view.round.cardKind;
@@ -46,14 +53,14 @@ function odds(ctx: Ctx, to: PlayerId, toHasSeen: boolean, toCanPeek: boolean) {
     const sure = Math.min(0.95, acc + 0.3);
     return { back: sure, kept: 1 - sure };
   }
-  const callShare = toCanPeek ? CALL_SHARE : 1;
+  const callShare = toCanPeek ? ctx.tune.callShare : 1;
   return { back: callShare * acc, kept: callShare * (1 - acc) };
 }
 
 /** Expected cost to us of handing a card of `kind` to `to`. */
 function handOffCost(ctx: Ctx, kind: Kind, to: PlayerId, toHasSeen: boolean, toCanPeek: boolean, myHandAfter: number): number {
   const o = odds(ctx, to, toHasSeen, toCanPeek);
-  return o.back * cost(ctx, ctx.me, kind, myHandAfter) - OTHERS_WEIGHT * o.kept * cost(ctx, to, kind);
+  return o.back * cost(ctx, ctx.me, kind, myHandAfter) - ctx.tune.othersWeight * o.kept * cost(ctx, to, kind);
 }
 
 function offer(ctx: Ctx): Action {
@@ -119,7 +126,7 @@ function judge(ctx: Ctx, peekTargets: PlayerId[] | null): Action {
     const p = belief[k];
     if (p === 0) continue;
     const mine = cost(ctx, me, k);
-    const theirs = OTHERS_WEIGHT * cost(ctx, from, k);
+    const theirs = ctx.tune.othersWeight * cost(ctx, from, k);
     if (k === claim) {
       sayFalse += p * mine;
       sayTrue -= p * theirs;
@@ -138,10 +145,11 @@ function judge(ctx: Ctx, peekTargets: PlayerId[] | null): Action {
  * would cost them most), never one whose eight cards all lie face up.
  */
 function claimFor(ctx: Ctx, kind: Kind, to: PlayerId): Kind {
-  if (randInt(ctx.rng, 100) < HONEST_SHARE * 100) return kind;
+  if (randInt(ctx.rng, 100) < ctx.tune.honestShare * 100) return kind;
   const front = ctx.t.fronts[to];
   const plausible = KINDS.filter((k) => k !== kind && ctx.t.offBoard[k] > 0);
   if (plausible.length === 0) return kind;
+  if (!ctx.tune.bluffTowardFront) return pick(ctx.rng, plausible);
   const top = Math.max(...plausible.map((k) => front[k]));
   return pick(ctx.rng, plausible.filter((k) => front[k] === top));
 }
