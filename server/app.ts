@@ -2,22 +2,30 @@ import http from 'node:http';
 import express from 'express';
 import { matchMaker, Server } from 'colyseus';
 import { CockroachRoom } from './room/CockroachRoom';
+import { DEFAULT_ROOM_SETTINGS } from './room/constants';
 import { GuardedTransport } from './transport/GuardedTransport';
-import { COMMANDS } from './commands';
+import { CLIENT_MESSAGES, ROOM_NAME } from './protocol';
 import type { ServerConfig } from './config';
 import { EMBEDDED_OPS } from './ops/config';
 import { Drain, DrainReport, exitOnSignals } from './ops/drain';
-import { mountOps } from './ops/http';
+import { mountOps, mountReady } from './ops/http';
+import { createEdgeServer, routeRequests } from './http/edge';
+import type { MatchmakeGuard } from './http/matchmake';
 import { colyseusLogger, log, setLogContext, setLogLevel } from './ops/log';
 import { trackRooms } from './ops/rooms';
 import { scaleOutOptions } from './ops/scale';
 
-export const ROOM_NAME = 'cockroach-poker';
+/** Re-exported for older imports; the name lives in server/protocol.ts. */
+export { ROOM_NAME };
 
 export interface RunningServer {
   gameServer: Server;
   httpServer: http.Server;
   port: number;
+  /** The internal listener's port for /metrics and /colyseus (OPS_PORT), or null when there is none. */
+  opsPort: number | null;
+  /** The matchmaking guard (its lobby ledger, for tests and tools). */
+  matchmake: MatchmakeGuard;
   /** Colyseus's id for this process (the listing's `processId`). */
   processId: string;
   /** Disposes every room (their clients are told) and closes the listener. */
@@ -34,31 +42,41 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig, opts: { exitOnSignal?: boolean } = {}): Promise<RunningServer> {
   const ops = config.ops ?? EMBEDDED_OPS;
   setLogLevel(ops.logLevel);
-  const app = express();
-  app.disable('x-powered-by');
+  const app = edgeApp();
   app.get('/health', (_req, res) => {
     res.json({ ok: true, uptimeSeconds: Math.round(process.uptime()) });
   });
-  mountOps(app, ops);
+  mountReady(app, ops);
+  // The operators' routes stay off the public port unless OPS_ON_PUBLIC_PORT=1 (development).
+  if (ops.edge.opsOnPublicPort) mountOps(app, ops);
+  (await import('./http/play')).mountPlay(app); // the browser table at /play (server/http/play.ts)
 
-  const httpServer = http.createServer(app);
+  const httpServer = createEdgeServer(ops.edge);
   const gameServer = new Server({
     // pingInterval 0: the rooms ping their own sockets, spread out (CockroachRoom's heartbeat).
-    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, pingInterval: 0, messageTypes: Object.keys(COMMANDS) }),
+    transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, pingInterval: 0, messageTypes: CLIENT_MESSAGES }),
     gracefullyShutdown: false, // signals go to the drain instead (server/ops/drain.ts)
     greet: false,
     logger: colyseusLogger,
     ...scaleOutOptions(ops),
   });
+  // After `new Server()`: it installed its own substring-matching matchmaking listener.
+  const matchmake = routeRequests(httpServer, app, ops.edge);
   CockroachRoom.settings = {
     reconnectGraceSeconds: config.reconnectGraceSeconds,
+    lobbyGraceSeconds: config.lobbyGraceSeconds ?? DEFAULT_ROOM_SETTINGS.lobbyGraceSeconds,
+    botThinkMs: config.botThinkMs ?? DEFAULT_ROOM_SETTINGS.botThinkMs,
     messageBurst: config.messageBurst,
     messagesPerSecond: config.messagesPerSecond,
   };
-  trackRooms(gameServer.define(ROOM_NAME, CockroachRoom));
+  const handler = gameServer.define(ROOM_NAME, CockroachRoom);
+  trackRooms(handler);
+  // 'create' fires before the creator's seat is reserved: every seat of the room gets the short time.
+  handler.on('create', (room: CockroachRoom) => room.setSeatReservationTime(ops.edge.seatReservationSeconds));
   const drain = new Drain(gameServer);
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);
+  const opsServer = ops.edge.opsPort === null ? null : await listenOps(ops);
   setLogContext({ processId: matchMaker.processId });
   for (const warning of ops.warnings) log.warn('config.warning', { msg: warning });
   const address = httpServer.address();
@@ -67,11 +85,35 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     gameServer,
     httpServer,
     port,
+    opsPort: opsServer ? (opsServer.address() as { port: number }).port : null,
+    matchmake,
     processId: matchMaker.processId,
     close: async () => {
       drain.reset();
+      opsServer?.close();
+      opsServer?.closeAllConnections();
       await gameServer.gracefullyShutdown(false);
     },
     drain: (seconds = ops.drainSeconds) => drain.start(seconds),
   };
+}
+
+/** Express with exact routing: `/METRICS` and `/metrics/` are not `/metrics`. */
+function edgeApp(): express.Express {
+  const app = express();
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.disable('x-powered-by');
+  return app;
+}
+
+/** /metrics and the monitor on their own listener (OPS_PORT, bound to OPS_HOST). */
+function listenOps(ops: NonNullable<ServerConfig['ops']>): Promise<http.Server> {
+  const app = edgeApp();
+  mountOps(app, ops);
+  const server = http.createServer(app);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(ops.edge.opsPort!, ops.edge.opsHost, () => resolve(server));
+  });
 }

@@ -136,6 +136,7 @@ export class MatchmakeGuard {
   private async matchmake(method: string, target: string, body: string, address: string, req: IncomingMessage): Promise<unknown> {
     const parsed = parseBoundedJson(body.trim() === '' ? '{}' : body);
     if (!parsed.ok) throw { status: 400, code: parsed.tooBig ? 'PAYLOAD_TOO_LARGE' : 'BAD_OPTIONS' } satisfies Refusal;
+    if (!isPlain(parsed.value)) throw { status: 400, code: 'BAD_OPTIONS' } satisfies Refusal;
     let options: Record<string, unknown>;
     let spectator = false;
     if (method === 'reconnect') {
@@ -224,8 +225,10 @@ function messageFor(code: ErrorCode): string {
  * `{ code, message, error }`: `error` is what colyseus.js 0.15 turns into its exception text,
  * "CODE: 한국어" (the SDK splits it back, as for refusals from the room).
  */
-export function refusalBody(code: ErrorCode, field?: string): { code: ErrorCode; message: string; error: string; field?: string } {
+export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCode; message: string; error: string; field?: string } {
   const message = messageFor(code);
+  // A field names the client's own key back only when it is short and plain.
+  const field = rawField !== undefined && /^[A-Za-z0-9_]{1,32}$/.test(rawField) ? rawField : undefined;
   const body: { code: ErrorCode; message: string; error: string; field?: string } = { code, message, error: field ? `${code}: ${message} (${field})` : `${code}: ${message}` };
   if (field) body.field = field;
   return body;

@@ -2,16 +2,27 @@ import assert from 'node:assert/strict';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
-import { Tracked, useTestServer } from '../support/server';
+import { Client } from 'colyseus.js';
+import { matchMaker } from 'colyseus';
+import { TestServer, Tracked } from '../support/server';
+import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
+import { startServer } from '../../server/app';
 import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
 import { httpGet, metric, parseMetrics, scrape } from './support';
 
 describe('ops: GET /metrics (Prometheus text) after a game', function () {
   this.timeout(30000);
-  const ts = useTestServer();
+  // /metrics lives on the ops listener (OPS_PORT); this server opens one on a free port.
+  const ts = {} as TestServer;
+  before(async () => {
+    const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1_000_000, messagesPerSecond: 1_000_000, ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsPort: 0 } } });
+    const endpoint = `ws://127.0.0.1:${server.port}`;
+    Object.assign(ts, { server, endpoint, client: () => new Client(endpoint), serverRoom: (id: string) => matchMaker.getRoomById(id) });
+  });
+  after(() => ts.server.close());
 
   it('counts rooms by phase, clients, actions, refusals by code, action latency, reconnections and timeouts', async () => {
-    const port = ts.server.port;
+    const port = ts.server.opsPort!;
     const res = await httpGet(`http://127.0.0.1:${port}/metrics`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
@@ -29,7 +40,7 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
 
     const clock = fakeClock(table.room);
     await startTable(table);
-    const game = table.room.match!.game;
+    const game = table.room.table.match!.game;
     m = await scrape(port);
     assert.equal(metric(m, 'cockroach_rooms', { phase: 'playing' }), 1);
     assert.equal(metric(m, 'cockroach_rooms', { phase: 'lobby' }), 0);
@@ -46,7 +57,7 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
 
     // The clock plays the starter's turn.
     clock.advance(game.options.turnSeconds * 1000);
-    await host.until(() => table.room.match!.game.step === 1, 'the timeout applied');
+    await host.until(() => table.room.table.match!.game.step === 1, 'the timeout applied');
     await syncAndCheck(table);
 
     // A drop and a reconnect.
@@ -66,7 +77,7 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
       const { type, ...payload } = action;
       const step = game.step;
       actor.room.send(type, { ...payload, step }); // with step: the frozen clock keeps the late-action window open
-      await actor.until(() => table.room.match!.game.step > step, `${type} applied`);
+      await actor.until(() => table.room.table.match!.game.step > step, `${type} applied`);
       counts[type] = (counts[type] ?? 0) + 1;
     }
     await syncAndCheck(table);
@@ -98,5 +109,29 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
     m = await scrape(port);
     assert.equal(metric(m, 'cockroach_rooms'), 0, 'a room everyone left is gone');
     assert.equal(metric(m, 'cockroach_clients'), 0);
+  });
+});
+
+// After the server above has closed: one Colyseus server per process at a time.
+describe('ops: /metrics on the public port', function () {
+  it('is refused there by default, whatever the case or a trailing slash', async () => {
+    const closed = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1000, messagesPerSecond: 1000 });
+    try {
+      for (const path of ['/metrics', '/METRICS', '/Metrics', '/metrics/']) assert.equal((await httpGet(`http://127.0.0.1:${closed.port}${path}`)).status, 404, path);
+      assert.equal(closed.opsPort, null);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('is served there only with OPS_ON_PUBLIC_PORT, still case-sensitive', async () => {
+    const open = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1000, messagesPerSecond: 1000, ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsOnPublicPort: true } } });
+    try {
+      assert.equal((await httpGet(`http://127.0.0.1:${open.port}/metrics`)).status, 200);
+      assert.equal((await httpGet(`http://127.0.0.1:${open.port}/METRICS`)).status, 404, 'case-sensitive routing');
+      assert.equal(open.opsPort, null);
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { matchMaker } from 'colyseus';
+import WebSocket from 'ws';
+import { socketErrors } from '../../server/transport/GuardedTransport';
+import { setLogSink } from '../../server/ops/log';
+import { idleSocket, post, request, ROOM_NAME, useEdge, waitFor } from './support';
+
+const CREATE = `/matchmake/create/${ROOM_NAME}`;
+
+function assertCode(reply: { status: number; json: any }, status: number, code: string) {
+  assert.equal(reply.status, status, JSON.stringify(reply.json));
+  assert.equal(reply.json.code, code);
+  assert.match(reply.json.message, /[\uAC00-\uD7A3]/);
+}
+
+describe('http: limits an operator sets', function () {
+  this.timeout(30000);
+  afterEach(async () => {
+    await Promise.all(matchMaker.disconnectAll());
+  });
+
+  describe('creates, joins and lobbies per client address', () => {
+    const ts = useEdge({ createsPerMinute: 4, joinsPerMinute: 6, lobbiesPerAddress: 2, trustedProxies: ['127.0.0.1'] });
+    const port = () => ts.server.port;
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+    it('refuses a third open lobby with TOO_MANY_LOBBIES, a fifth create a minute with TOO_MANY_REQUESTS', async () => {
+      const a = from('198.51.100.1');
+      const first = await post(port(), CREATE, { nickname: '하나' }, a);
+      const second = await post(port(), CREATE, { nickname: '둘' }, a);
+      assert.ok(first.json.room && second.json.room);
+      assertCode(await post(port(), CREATE, { nickname: '셋' }, a), 429, 'TOO_MANY_LOBBIES');
+      assertCode(await post(port(), `/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '셋' }, { ...a }), 429, 'TOO_MANY_LOBBIES');
+      // Another address is not affected.
+      assert.ok((await post(port(), CREATE, { nickname: '남' }, from('198.51.100.2'))).json.room);
+      // Once a lobby is gone, the address may open another; the per-minute count still holds.
+      await matchMaker.getRoomById(first.json.room.roomId)!.disconnect();
+      assert.ok((await post(port(), CREATE, { nickname: '넷' }, a)).json.room);
+      await matchMaker.getRoomById(second.json.room.roomId)!.disconnect();
+      assertCode(await post(port(), CREATE, { nickname: '다섯' }, a), 429, 'TOO_MANY_REQUESTS');
+    });
+
+    it('refuses joins past the per-minute limit with TOO_MANY_REQUESTS, counted before the body is read', async () => {
+      const host = await post(port(), CREATE, { nickname: '방장' }, from('203.0.113.9'));
+      const roomId = host.json.room.roomId;
+      const b = from('198.51.100.7');
+      for (let i = 0; i < 6; i++) assert.equal((await post(port(), `/matchmake/joinById/${roomId}`, {}, b)).json.code, 'BAD_NICKNAME');
+      const refused = await post(port(), `/matchmake/joinById/${roomId}`, 'x'.repeat(100_000), b);
+      assertCode(refused, 429, 'TOO_MANY_REQUESTS');
+      assert.equal(refused.headers.connection, 'close', 'an unread body closes the connection');
+    });
+
+    it('believes X-Forwarded-For only from a trusted proxy, and only its right-most untrusted hop', async () => {
+      // The client wrote the left entry itself; the proxy appended the real address.
+      const spoofed = { 'x-forwarded-for': '10.9.9.9, 198.51.100.1' };
+      assertCode(await post(port(), CREATE, { nickname: '속임' }, spoofed), 429, 'TOO_MANY_REQUESTS');
+    });
+  });
+
+  describe('X-Forwarded-For without TRUSTED_PROXY', () => {
+    const ts = useEdge({ createsPerMinute: 1 });
+    it('is ignored: every header still counts as the one peer address', async () => {
+      assert.ok((await post(ts.server.port, CREATE, { nickname: '하나' }, { 'x-forwarded-for': '198.51.100.1' })).json.room);
+      assertCode(await post(ts.server.port, CREATE, { nickname: '둘' }, { 'x-forwarded-for': '198.51.100.2' }), 429, 'TOO_MANY_REQUESTS');
+    });
+  });
+
+  describe('timeouts and connections', () => {
+    const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 1000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
+
+    it('drops TCP connections that send nothing, or only part of their headers', async () => {
+      const silent = await Promise.all(Array.from({ length: 10 }, () => idleSocket(ts.server.port)));
+      const partial = await idleSocket(ts.server.port);
+      partial.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+      const closed = new Set<unknown>();
+      for (const s of [...silent, partial]) s.once('close', () => closed.add(s));
+      const started = Date.now();
+      await waitFor(() => closed.size === 11, 'every idle connection closed', 5000);
+      assert.ok(Date.now() - started < 4000, `closed after ${Date.now() - started} ms`);
+    });
+
+    it('answers SERVER_BUSY past the connection limit; a WebSocket in a room is not an idle connection', async () => {
+      const host = await ts.client().create(ROOM_NAME, { nickname: '방장' });
+      const held = await Promise.all(Array.from({ length: 29 }, () => idleSocket(ts.server.port)));
+      const busy = await request(ts.server.port, 'GET', '/health');
+      assertCode(busy, 503, 'SERVER_BUSY');
+      for (const s of held) s.destroy();
+      await waitFor(async () => (await request(ts.server.port, 'GET', '/health')).status === 200, 'room again once they are gone');
+      // Past every HTTP timeout the room's socket is still open.
+      await new Promise((r) => setTimeout(r, 2200));
+      assert.equal(host.connection.isOpen, true);
+      await host.leave();
+    });
+  });
+
+  describe('WebSockets that name no seat', () => {
+    const ts = useEdge();
+    it('are answered and closed, counted, and leave no log line', async () => {
+      const lines: string[] = [];
+      setLogSink((l) => lines.push(l));
+      try {
+        const before = socketErrors.noSeat;
+        for (let i = 0; i < 20; i++) {
+          const ws = new WebSocket(`${ts.endpoint}/proc${i}/bogus${i}?sessionId=x`);
+          const [code] = await new Promise<[number]>((resolve) => ws.once('close', (c) => resolve([c])));
+          assert.equal(code, 4002);
+        }
+        assert.equal(socketErrors.noSeat - before, 20);
+        assert.deepEqual(lines.filter((l) => /error|stack|seat/i.test(l)), []);
+      } finally {
+        setLogSink(null);
+      }
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import http from 'node:http';
+import net from 'node:net';
+import { matchMaker } from 'colyseus';
+import { Client } from 'colyseus.js';
+import { startServer, RunningServer } from '../../server/app';
+import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
+import { ROOM_NAME } from '../../server/protocol';
+import type { TestServer } from '../support/server';
+
+export { ROOM_NAME };
+
+/** An in-process server on port 0 with these edge settings (the rest as embedded). */
+export async function bootEdge(edge: Partial<EdgeConfig> = {}): Promise<TestServer> {
+  const server: RunningServer = await startServer({
+    port: 0,
+    reconnectGraceSeconds: 90,
+    messageBurst: 1_000_000,
+    messagesPerSecond: 1_000_000,
+    ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, ...edge } },
+  });
+  const endpoint = `ws://127.0.0.1:${server.port}`;
+  return { server, endpoint, client: () => new Client(endpoint), serverRoom: (id) => matchMaker.getRoomById(id) as never };
+}
+
+/** Boots for the enclosing `describe`, closes after. */
+export function useEdge(edge: Partial<EdgeConfig> = {}): TestServer {
+  const ts = {} as TestServer;
+  before(async () => Object.assign(ts, await bootEdge(edge)));
+  after(async () => ts.server.close());
+  return ts;
+}
+
+export interface Reply {
+  status: number;
+  body: string;
+  json: any;
+  headers: http.IncomingHttpHeaders;
+  ms: number;
+}
+
+/**
+ * One raw HTTP request. `body` may be a string or Buffer (sent with Content-Length), or a
+ * generator of chunks (sent chunked, no length), so a test can stream past a limit.
+ */
+export function request(port: number, method: string, path: string, body?: string | Buffer | (() => Iterable<Buffer>), headers: Record<string, string> = {}): Promise<Reply> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown = undefined;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body: text, json, headers: res.headers, ms: performance.now() - started });
+      });
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      // The server may answer and close while we are still streaming: that is the point.
+      if (e.code === 'EPIPE' || e.code === 'ECONNRESET') return;
+      reject(e);
+    });
+    if (typeof body === 'function') {
+      const write = async () => {
+        for (const chunk of body()) {
+          if (req.destroyed) return;
+          if (!req.write(chunk)) await new Promise((r) => req.once('drain', r).once('close', r));
+        }
+        req.end();
+      };
+      void write();
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+export const post = (port: number, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(port, 'POST', path, typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), headers);
+
+export async function roomCount(): Promise<number> {
+  return (await matchMaker.query({ name: ROOM_NAME })).length;
+}
+
+/** Live timers of this process (Node's own count: Colyseus's room timers are plain setTimeout/setInterval). */
+export function timerCount(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+/** Opens a TCP connection that sends nothing; resolves with it once connected. */
+export function idleSocket(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+export async function waitFor(test: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
