@@ -12,6 +12,7 @@
  */
 import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@colyseus/schema';
 import { OPTION_SPECS, WireOptions } from '../rules/options';
+import { useLeanFilterState } from './leanFilterState';
 
 interface SessionClient {
   sessionId: string;
@@ -116,4 +117,10 @@ export class CockroachState extends Schema {
   /** Games finished in this room. */
   @type('uint16') gamesPlayed = 0;
   @type(Fairness) fairness = new Fairness();
+
+  /** Server side: each client's filter bookkeeping is the lean one (see leanFilterState.ts). */
+  applyFilters(client: Parameters<Schema['applyFilters']>[0], encodeAll = false): number[] {
+    useLeanFilterState(client);
+    return super.applyFilters(client, encodeAll);
+  }
 }

@@ -1,0 +1,110 @@
+/**
+ * What the synced state costs per room, without sockets: N six-player rooms, each projected from
+ * a seeded game and encoded exactly as Colyseus's SchemaSerializer does with filters (encode once,
+ * then `applyFilters` per client, six clients each with their own filter bookkeeping), played to
+ * the middle of the game. Prints one JSON object: live heap per room after a full GC (state,
+ * change tracking and per-client filter state; no sockets, no Colyseus room), and CPU per action
+ * of the projection, the encode and the six filter passes.
+ *
+ *   node --expose-gc --import tsx loadtest/stateCost.ts [--rooms 500] [--actions 40] [--seed cost]
+ *
+ * A quick A/B for schema-level changes; the whole server is measured by `npm run loadtest`.
+ */
+import { performance } from 'node:perf_hooks';
+import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../server/rules';
+import { addSeatedPlayer, projectGame, projectOptions, setDeadline } from '../server/project';
+import { CockroachState } from '../server/schema/CockroachState';
+import { parseArgsOrExit } from './lib/args';
+
+const FLAGS = {
+  rooms: { kind: 'int', default: 500, min: 1 },
+  actions: { kind: 'int', default: 40, min: 0, help: 'actions played in each room before measuring' },
+  seed: { kind: 'string', default: 'cost' },
+} as const;
+
+interface Room {
+  state: CockroachState;
+  match: Match;
+  clients: { sessionId: string }[];
+  bytes: number;
+}
+
+function gcHeapMB(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+/** One patch as the room sends it: encode once, filter per client (bytes kept until sent). */
+function sendPatch(room: Room): void {
+  const { state } = room;
+  if (state['$changes'].changes.size === 0) return;
+  state.encode(false, [], true);
+  for (const c of room.clients) room.bytes += 1 + state.applyFilters(c).length;
+  state.discardAllChanges();
+}
+
+function main() {
+  const args = parseArgsOrExit(process.argv.slice(2), FLAGS);
+  const options = validateOptions({});
+  if (!options.ok) throw new Error('options');
+  const ids = Array.from({ length: 6 }, (_, i) => `s${i}xxxxxxx`.slice(0, 9));
+  const before = gcHeapMB();
+  const rooms: Room[] = [];
+  for (let r = 0; r < args.rooms; r++) {
+    const state = new CockroachState();
+    projectOptions(state, options.options, false);
+    const room: Room = { state, match: null as unknown as Match, clients: [], bytes: 0 };
+    // Joins: each client receives the full state, as Colyseus's getFullState does.
+    ids.forEach((id) => {
+      addSeatedPlayer(state, id, `친구${id[1]}`);
+      sendPatch(room);
+      state.encodeAll(true);
+      const client = { sessionId: id };
+      room.clients.push(client);
+      state.applyFilters(client, true);
+    });
+    const started = Match.start(`${args.seed}-${r}`, ids, options.options);
+    if (!started.ok) throw new Error('start');
+    room.match = started.match;
+    projectGame(state, room.match.game);
+    setDeadline(state, 1_767_000_000_000);
+    sendPatch(room);
+    rooms.push(room);
+  }
+  const rng = seedRng(`${args.seed}-bots`);
+  let actions = 0;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  for (let a = 0; a < args.actions; a++) {
+    for (const room of rooms) {
+      const game = room.match.game;
+      if (game.phase !== 'playing') continue;
+      const player = activePlayer(game)!;
+      room.match.act(player, randomLegalAction(game, player, rng)!);
+      projectGame(room.state, game);
+      setDeadline(room.state, 1_767_000_000_000 + game.step * 1000);
+      sendPatch(room);
+      actions++;
+    }
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const wall = performance.now() - t0;
+  const after = gcHeapMB();
+  const playing = rooms.filter((r) => r.match.game.phase === 'playing').length;
+  console.log(JSON.stringify({
+    rooms: args.rooms,
+    stillPlaying: playing,
+    actionsPerRoom: +(actions / args.rooms).toFixed(1),
+    liveHeapPerRoomKB: +(((after - before) * 1024) / args.rooms).toFixed(1),
+    cpuPerActionUs: +((cpu.user + cpu.system) / actions).toFixed(1),
+    wallPerActionUs: +((wall * 1000) / actions).toFixed(1),
+    bytesPerActionPerClient: +(rooms.reduce((n, r) => n + r.bytes, 0) / (actions + 7 * args.rooms) / 6).toFixed(1),
+  }));
+  // Keep the rooms alive until measured.
+  if (rooms.length < 0) console.log(rooms);
+}
+
+main();

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { Schema } from '@colyseus/schema';
+import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
+import { addSeatedPlayer, projectGame, projectOptions, resetForRematch, setDeadline } from '../../server/project';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { LeanClientState } from '../../server/schema/leanFilterState';
+
+/**
+ * The lean per-client filter bookkeeping must send, byte for byte, what the library's own
+ * ClientState sends: each viewer is filtered twice per patch, once through CockroachState's
+ * applyFilters (lean) and once through Schema's (the library's), and the bytes compared.
+ */
+describe('views: lean per-client filter bookkeeping', () => {
+  it('sends the same bytes as the library for every client, every patch, over whole games and a rematch', () => {
+    for (const count of [2, 4, 6]) {
+      const ids = Array.from({ length: count }, (_, i) => `p${i}`);
+      const options = validateOptions({ twoPlayerPass: true });
+      assert.ok(options.ok);
+      const state = new CockroachState();
+      projectOptions(state, options.options, false);
+      ids.forEach((id) => addSeatedPlayer(state, id, id));
+      const lean = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
+      const library = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
+      state.encodeAll(true);
+      lean.forEach((c, i) => assert.deepEqual(state.applyFilters(c, true), Schema.prototype.applyFilters.call(state, library[i], true)));
+      state.discardAllChanges();
+      assert.ok(lean.every((c) => (c as { $filterState?: unknown }).$filterState instanceof LeanClientState));
+      assert.ok(library.every((c) => !((c as { $filterState?: unknown }).$filterState instanceof LeanClientState)));
+      let patches = 0;
+      const patch = () => {
+        state.encode(false, [], true);
+        lean.forEach((c, i) => assert.deepEqual(state.applyFilters(c), Schema.prototype.applyFilters.call(state, library[i]), `patch ${patches} for ${c.sessionId}`));
+        state.discardAllChanges();
+        patches++;
+      };
+      for (const game of ['a', 'b']) {
+        const started = Match.start(`lean-${count}-${game}`, ids, options.options);
+        assert.ok(started.ok);
+        const match = started.match;
+        const rng = seedRng(`lean-${count}-${game}-bots`);
+        projectGame(state, match.game);
+        patch();
+        while (match.game.phase === 'playing') {
+          const player = activePlayer(match.game)!;
+          if (match.game.step % 6 === 5) match.actByDefault();
+          else match.act(player, randomLegalAction(match.game, player, rng)!);
+          projectGame(state, match.game);
+          setDeadline(state, match.game.step * 1000);
+          patch();
+        }
+        resetForRematch(state, patch);
+        patch();
+      }
+      assert.ok(patches > 20);
+    }
+  });
+
+  it('answers has/add like a Set for every index range it keeps', () => {
+    const client = { sessionId: 'x' };
+    const state = new CockroachState();
+    state.applyFilters(client, true);
+    const lean = (client as unknown as { $filterState: LeanClientState }).$filterState;
+    const tree = {};
+    assert.equal(lean.refIds.has(tree), false);
+    lean.addRefId(tree);
+    assert.equal(lean.refIds.has(tree), true);
+    const bits = lean.containerIndexes.get(tree)!;
+    const indexes = [0, 1, 5, 31, 32, 33, 63, 64, 100, 4096];
+    for (const i of indexes) {
+      assert.equal(bits.has(i), false, `${i} before`);
+      bits.add(i);
+      assert.equal(bits.has(i), true, `${i} after`);
+    }
+    for (let i = 0; i < 130; i++) assert.equal(bits.has(i), indexes.includes(i), String(i));
+  });
+});
