@@ -28,7 +28,8 @@ async function act(table: Table, from: Tracked, type: string, payload: unknown =
 
 describe('room: every refusal answered with its code, changing nothing', function () {
   this.timeout(20000);
-  const ts = useTestServer();
+  // One client sends dozens of refused messages here; flood control has its own tests (hostile, rateLimit).
+  const ts = useTestServer({ messageBurst: 1000 });
 
   it('walks a three-player round through each rule refusal', async () => {
     const table = await openTable(ts, 3);

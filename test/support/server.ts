@@ -2,6 +2,7 @@ import { Client, Room } from 'colyseus.js';
 import { matchMaker } from 'colyseus';
 import { startServer, RunningServer, ROOM_NAME } from '../../server/app';
 import { CockroachRoom } from '../../server/room/CockroachRoom';
+import { DEFAULT_MESSAGE_BURST, DEFAULT_MESSAGES_PER_SECOND } from '../../server/room/constants';
 import { CockroachState } from '../../server/schema/CockroachState';
 import type { DecodedChange } from './decodedView';
 
@@ -16,8 +17,9 @@ export interface TestServer {
 
 /** An in-process server on a free port; real sockets, real colyseus.js 0.15 clients. */
 export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}): Promise<TestServer> {
-  // Test bots act as fast as patches arrive: no rate limit unless a test asks for one.
-  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1_000_000, messagesPerSecond: 1_000_000 });
+  // The default rate limits: test bots play as fast as patches arrive, and applied moves are
+  // never charged (PROTOCOL v2), so every game in the suite proves that at full speed.
+  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND });
   Object.assign(CockroachRoom.settings, settings);
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return {
