@@ -4,3 +4,4 @@ export * from './config';
 export * from './open';
 export * from './writer';
 export * from './retention';
+export * from './records';
