@@ -47,8 +47,10 @@ async function main() {
   const server: ServerProcess | null = opts.endpoint
     ? null
     : await startServerProcess(
-        // Human pace stays within the default per-client rate limit; fast bots would not.
-        pace === 'fast' ? { MESSAGE_BURST: '100000', MESSAGES_PER_SECOND: '100000' } : {},
+        // Every bot comes from one address: the edge's per-address create/join limits and its
+        // connection cap would refuse the load itself. Human pace stays within the per-client
+        // message rate; fast bots would not.
+        { RATE_LIMITS: 'off', MAX_CONNECTIONS: '1000000', MAX_PENDING_MATCHMAKES: '100000', ...(pace === 'fast' ? { MESSAGE_BURST: '100000', MESSAGES_PER_SECOND: '100000' } : {}) },
         { stats: true, root: opts['server-root'], nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])] },
       );
   const endpoint = opts.endpoint ?? server!.endpoint;
