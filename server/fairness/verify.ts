@@ -19,6 +19,10 @@ export type VerifyResult = { ok: true } | { ok: false; mismatch: string; detail:
 const MAX_LOG = 5000;
 const MAX_TEXT = 200;
 
+/** The ids the server issues (session ids, `bot_…`); nothing that names an object's built-in key. */
+const PLAYER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const isPlayerId = (v: unknown): v is string => typeof v === 'string' && PLAYER_ID.test(v) && v !== '__proto__';
+
 const fail = (mismatch: string, detail: string): VerifyResult => ({ ok: false, mismatch, detail });
 
 /**
@@ -114,7 +118,7 @@ function checkShape(input: unknown): string | null {
   if (!Array.isArray(players) || players.length < MIN_PLAYERS || players.length > MAX_PLAYERS) return `players must list ${MIN_PLAYERS} to ${MAX_PLAYERS} players`;
   const seen = new Set<string>();
   for (const p of players) {
-    if (!isObject(p) || !isText(p.id) || p.id === '' || !isText(p.nickname) || typeof p.bot !== 'boolean') return 'each player needs id, nickname and bot';
+    if (!isObject(p) || !isPlayerId(p.id) || !isText(p.nickname) || typeof p.bot !== 'boolean') return 'each player needs an id (letters, digits, _ or -), a nickname and bot';
     if (!Number.isInteger(p.seat) || (p.seat as number) < 0 || (p.seat as number) >= players.length) return `player ${p.id} has no valid seat`;
     if (seen.has(p.id)) return `player ${p.id} is listed twice`;
     seen.add(p.id);

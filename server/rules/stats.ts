@@ -28,7 +28,8 @@ export function gameStats(log: readonly LogEntry[], game: Pick<Game, 'kinds' | '
   let card: number | null = null;
   let claim: Kind | null = null;
   for (const { player, action } of log) {
-    const s = (stats[player] ??= zero());
+    // Own keys only: a player id never reaches an inherited property of the object.
+    const s = Object.prototype.hasOwnProperty.call(stats, player) ? stats[player] : (stats[player] = zero());
     switch (action.type) {
       case 'offer':
       case 'pass':

@@ -181,6 +181,8 @@ describe('fairness: verifyRecord (npm run verify, the SDK verifyGame)', () => {
       { ...copy(record), log: [{ player: 'nobody', action: { type: 'peek' } }] },
       { ...copy(record), log: [{ player: record.players[0].id, action: { type: 'dance' } }] },
       { ...copy(record), log: new Array(6000).fill(record.log[0]) },
+      { ...copy(record), players: copy(record).players.map((p, i) => (i === 0 ? { ...p, id: '__proto__' } : p)) },
+      { ...copy(record), players: copy(record).players.map((p, i) => (i === 0 ? { ...p, id: 'a b' } : p)) },
       hidden,
     ];
     for (const value of junk) refused(value, 'record');
