@@ -8,6 +8,7 @@ import { COMMANDS } from '../commands';
 import type { RoomCommand } from '../commands/RoomCommand';
 import { CLIENT_MESSAGES, ClientMessageType, ErrorCode, GameActionType, GAME_ACTIONS, SERVER_MESSAGES } from '../protocol';
 import { Table, TableHost } from '../table/Table';
+import type { FinishedGameRecord } from '../fairness';
 import { heartbeat } from '../transport/heartbeat';
 import { createBot, botNickname } from '../bots';
 import type { BotLevel } from './payloads';
@@ -29,6 +30,7 @@ import { errorReply, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
 import { listingFor, RoomMetadata } from './listing';
 import { RateLimiter } from './RateLimiter';
+import { stopConstructorTimers } from './reservations';
 import { isDraining } from '../ops/drain';
 import { log } from '../ops/log';
 import * as metrics from '../ops/metrics';
@@ -50,6 +52,8 @@ interface HeldSeat {
  */
 export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   static settings: RoomSettings = { ...DEFAULT_ROOM_SETTINGS };
+  /** Where finished games go (server/store/: the writer queues, retries and never blocks a room). */
+  static records: { write(record: FinishedGameRecord): void } | null = null;
 
   maxClients = MAX_CLIENTS;
   readonly dispatcher = new Dispatcher(this);
@@ -66,6 +70,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private ticks = 0;
 
   onCreate(raw: unknown) {
+    stopConstructorTimers(this); // a create refused below leaves no patch interval or dispose timer
     // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
     // member and crash the process; with no prototype those fall through to "*".
     (this as unknown as { onMessageHandlers: object }).onMessageHandlers = Object.create(null);
@@ -108,6 +113,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       this.spectators.add(client.sessionId);
     } else {
       addSeatedPlayer(this.state, client.sessionId, join.nickname);
+      this.table.seated(client.sessionId, join.entropy);
       if (!this.state.hostId) setHost(this.state, client.sessionId);
     }
     this.broadcastPatch();
@@ -174,7 +180,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   private removeSeat(id: PlayerId): void {
     removeSeatedPlayer(this.state, id);
-    this.table.unseatBot(id);
+    this.table.unseated(id);
     if (this.state.hostId === id) setHost(this.state, this.table.firstPresentHuman());
     this.broadcastPatch();
     this.updateListing();
@@ -295,6 +301,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       patch: () => void this.broadcastPatch(),
       broadcast: (type, message) => this.broadcast(type, message),
       actAs: (id, type, payload) => this.actAs(id, type, payload),
+      recordFinished: (record) => CockroachRoom.records?.write(record),
       gameEnded: (everyHumanAway) => {
         this.updateListing();
         if (everyHumanAway) this.disconnect().catch(() => undefined);

@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { activePlayer, fullResult, GameOptions, Match, PlayerId, RuleError, Action, viewFor, PlayerView } from '../rules';
+import { activePlayer, GameOptions, Match, PlayerId, RuleError, Action, viewFor, PlayerView } from '../rules';
 import type { CockroachResult } from '../rules';
 import type { CockroachState } from '../schema/CockroachState';
-import { projectGame, resetForRematch, setDeadline, setGamesPlayed, setHost, setScore } from '../project';
+import { projectGame, resetForRematch, setDeadline, setFairness, setGamesPlayed, setHost, setScore } from '../project';
+import { buildRecord, canonicalPlayers, deriveSeed, FinishedGameRecord } from '../fairness';
+import { newCommitment } from '../fairness/commitment';
+import { sha256Hex } from '../fairness/sha256';
 import type { ErrorCode, GameActionType } from '../protocol';
 import { LATE_ACTION_WINDOW_MS } from '../room/constants';
 import * as metrics from '../ops/metrics';
@@ -24,6 +26,8 @@ export interface TableHost {
   actAs(playerId: PlayerId, type: GameActionType, payload: Record<string, unknown>): void;
   /** The game has ended and its result was sent; `everyoneAway`: no human is left to play on. */
   gameEnded(everyoneAway: boolean): void;
+  /** The finished game's record, to be stored (never waited for: a slow store holds up nobody). */
+  recordFinished(record: FinishedGameRecord): void;
 }
 
 /** A practice bot as the table uses it: a function of its seat's view, never of the game. */
@@ -34,8 +38,14 @@ export interface TableBot {
 
 export interface TableSettings {
   botThinkMs: number;
-  /** Tests only: a fixed seed source. Clients can never choose the seed. */
+  /** Tests only: a fixed server seed. Clients can never choose the seed. */
   seed?: () => string;
+}
+
+/** This game's secret and its published commitment (PROTOCOL v2 "Fair play you can check"). */
+interface Secret {
+  serverSeed: string;
+  commitment: string;
 }
 
 export type PlayOutcome = { ok: true } | { ok: false; code: ErrorCode | RuleError };
@@ -54,8 +64,12 @@ export class Table {
   private readonly bots = new Map<PlayerId, TableBot>();
   private botTimer: { clear(): void } | null = null;
   private lastResult: CockroachResult | null = null;
-  /** The id of the game being played or last finished (`result.gameId`). */
+  /** The id of the last finished game (`result.gameId`): the hash of its record. */
   gameId = '';
+  private secret!: Secret;
+  /** Each seated player's `entropy` join option ('' for none, and for bots). */
+  private readonly entropy = new Map<PlayerId, string>();
+  private startedAt = 0;
 
   constructor(
     private readonly host: TableHost,
@@ -65,6 +79,25 @@ export class Table {
   ) {
     this.timers = new Timers(() => host.now());
     this.turnClock = new TurnClock(this.timers, () => host.now(), (step) => this.playDefault(step));
+    this.commit();
+  }
+
+  /** A fresh secret for the next game; only its SHA-256 is public until that game ends. */
+  private commit(): void {
+    const fresh = newCommitment();
+    const serverSeed = this.settings.seed?.() ?? fresh.serverSeed;
+    this.secret = serverSeed === fresh.serverSeed ? fresh : { serverSeed, commitment: sha256Hex(serverSeed) };
+    setFairness(this.state, { commitment: this.secret.commitment, entropy: {}, serverSeed: '' });
+  }
+
+  /** A player took a seat with this `entropy` ('' for none). */
+  seated(id: PlayerId, entropy: string): void {
+    this.entropy.set(id, entropy);
+  }
+
+  unseated(id: PlayerId): void {
+    this.entropy.delete(id);
+    this.bots.delete(id);
   }
 
   get state(): CockroachState {
@@ -87,22 +120,28 @@ export class Table {
 
   seatBot(id: PlayerId, bot: TableBot): void {
     this.bots.set(id, bot);
-  }
-
-  unseatBot(id: PlayerId): void {
-    this.bots.delete(id);
+    this.entropy.set(id, '');
   }
 
   isBot(id: PlayerId): boolean {
     return this.bots.has(id);
   }
 
+  /**
+   * The deal comes from the server's committed secret and every player's entropy together
+   * (docs/fairness.md): neither side alone chooses it. The players go to the rules in a fixed
+   * order, so the server cannot pick a deal by ordering them either.
+   */
   start(): void {
-    const seed = this.settings.seed?.() ?? randomBytes(16).toString('hex');
-    const started = Match.start(seed, [...this.state.players.keys()], this.options);
+    const ids = canonicalPlayers([...this.state.players.keys()]);
+    const entropy: Record<PlayerId, string> = {};
+    for (const id of ids) entropy[id] = this.entropy.get(id) ?? '';
+    const started = Match.start(deriveSeed(this.secret.serverSeed, entropy), ids, this.options);
     if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
+    setFairness(this.state, { entropy });
     this.match = started.match;
-    this.gameId = randomBytes(8).toString('hex');
+    this.startedAt = this.host.now();
+    this.gameId = '';
     this.lastResult = null;
     this.autoPlayedAt.clear();
     this.applyGameChange();
@@ -119,6 +158,7 @@ export class Table {
     this.lastResult = null;
     this.autoPlayedAt.clear();
     resetForRematch(this.state, () => this.host.patch());
+    this.commit();
     this.host.patch();
   }
 
@@ -185,14 +225,19 @@ export class Table {
   }
 
   private finish(match: Match): void {
-    const result = fullResult(match.game, match.record.log, this.nicknames(), this.gameId)!;
+    const fairness = { commitment: this.secret.commitment, entropy: Object.fromEntries(this.state.fairness.entropy.entries()), serverSeed: this.secret.serverSeed };
+    const record = buildRecord({ roomId: this.roomId, startedAt: this.startedAt, endedAt: this.host.now(), match, nicknames: this.nicknames(), bots: [...this.bots.keys()], fairness })!;
+    const result = record.result;
+    this.gameId = record.gameId;
     this.lastResult = result;
+    setFairness(this.state, { serverSeed: this.secret.serverSeed });
     for (const [id, points] of Object.entries(result.scores)) setScore(this.state, id, (this.state.players.get(id)?.score ?? 0) + points);
     setGamesPlayed(this.state, this.state.gamesPlayed + 1);
     metrics.gameEnded(this.roomId, match.game.lossReason ?? '', match.game.step);
     if (this.isAway(this.state.hostId) || !this.state.players.has(this.state.hostId)) setHost(this.state, this.firstPresentHuman());
     this.host.patch();
     this.host.broadcast('result', result);
+    this.host.recordFinished(record);
     this.host.gameEnded(this.everyHumanAway());
   }
 

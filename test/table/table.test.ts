@@ -6,6 +6,7 @@ import { addSeatedPlayer, setHost, setPresence } from '../../server/project';
 import { Table, TableBot, TableHost } from '../../server/table/Table';
 import { DEFAULT_OPTIONS } from '../../server/rules/options';
 import { setLogSink } from '../../server/ops/log';
+import { FinishedGameRecord, sha256Hex, verifyRecord } from '../../server/fairness';
 
 /**
  * The table without sockets, the way boardgame.io tests its Master with a fake transport: a host
@@ -20,6 +21,7 @@ function fakeHost(players: string[], bots: string[] = []) {
   const sent: { type: string; message: unknown }[] = [];
   const moves: { id: string; type: string; payload: Record<string, unknown>; at: number }[] = [];
   let ended: boolean | null = null;
+  const records: FinishedGameRecord[] = [];
   let table!: Table;
   const host: TableHost = {
     state,
@@ -32,10 +34,12 @@ function fakeHost(players: string[], bots: string[] = []) {
       table.play(id, { type, ...fields } as Action, type, step as number);
     },
     gameEnded: (everyHumanAway) => (ended = everyHumanAway),
+    recordFinished: (record) => records.push(record),
   };
-  table = new Table(host, { ...DEFAULT_OPTIONS, turnSeconds: 15 }, { botThinkMs: 800, seed: () => 'table-test' });
+  table = new Table(host, { ...DEFAULT_OPTIONS, turnSeconds: 15 }, { botThinkMs: 800 });
   return {
     table,
+    records,
     state,
     sent,
     moves,
@@ -168,5 +172,30 @@ describe('table: the game path without sockets', () => {
     assert.deepEqual([...t.state.order].sort(), ['b', 'c']);
     assert.notEqual(t.table.gameId, result.gameId);
     assert.equal(t.state.players.get('b')!.score, result.scores.b, 'scores kept across the rematch');
+  });
+
+  it('commits to a secret before the game, derives the deal from it and the entropy, and reveals it only at the end', () => {
+    const t = fakeHost(['a', 'b', 'c']);
+    t.table.seated('a', '0123456789abcdef');
+    t.table.seated('b', 'fedcba9876543210');
+    const commitment = t.state.fairness.commitment;
+    assert.match(commitment, /^[0-9a-f]{64}$/);
+    assert.equal(t.state.fairness.serverSeed, '');
+    t.table.start();
+    assert.deepEqual(Object.fromEntries(t.state.fairness.entropy.entries()), { a: '0123456789abcdef', b: 'fedcba9876543210', c: '' });
+    assert.equal(t.state.fairness.serverSeed, '', 'still secret while playing');
+    while (t.table.match!.game.phase === 'playing') {
+      t.elapse(15000);
+      t.tick();
+    }
+    assert.equal(sha256Hex(t.state.fairness.serverSeed), commitment, 'the revealed secret is the committed one');
+    assert.equal(t.records.length, 1);
+    const record = t.records[0];
+    assert.equal(record.gameId, t.table.result!.gameId);
+    assert.deepEqual(verifyRecord(JSON.parse(JSON.stringify(record))), { ok: true });
+    t.table.rematch();
+    assert.notEqual(t.state.fairness.commitment, commitment, 'a fresh commitment for the next game');
+    assert.equal(t.state.fairness.serverSeed, '');
+    assert.equal(t.state.fairness.entropy.size, 0);
   });
 });
