@@ -23,6 +23,7 @@ import {
   viewFor,
 } from '../server/rules';
 import { Bot, BotLevel, createBot, isBotLevel } from '../server/bots';
+import { parseArgsOrExit } from './lib/args';
 
 interface Args {
   games: number;
@@ -35,36 +36,21 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { games: 1000, players: null, seed: 'sim', autoPercent: 10, verify: false, bots: null };
-  let autoGiven = false;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--games') args.games = Number(value());
-    else if (flag === '--players') args.players = Number(value());
-    else if (flag === '--seed') args.seed = value();
-    else if (flag === '--auto') {
-      args.autoPercent = Number(value());
-      autoGiven = true;
-    } else if (flag === '--bots') args.bots = parseBots(value());
-    else if (flag === '--verify') args.verify = true;
-    else throw new Error(`unknown argument ${flag}`);
-  }
-  if (!Number.isInteger(args.games) || args.games < 1) throw new Error('--games must be a positive integer');
-  if (args.players !== null && !(Number.isInteger(args.players) && args.players >= 2 && args.players <= 6)) {
-    throw new Error('--players must be 2..6');
-  }
-  if (!(args.autoPercent >= 0 && args.autoPercent <= 100)) throw new Error('--auto must be 0..100');
-  if (args.bots) {
-    if (args.players !== null && args.players !== args.bots.length) throw new Error('--players must match the number of --bots');
-    args.players = args.bots.length;
-    if (!autoGiven) args.autoPercent = 0;
-  }
-  return args;
+  const flags = parseArgsOrExit(argv, {
+    games: { kind: 'int', default: 1000, min: 1, help: 'games to play' },
+    players: { kind: 'optional', help: '2..6 (default: cycle 2..6, or the number of --bots)' },
+    seed: { kind: 'string', default: 'sim' },
+    auto: { kind: 'optional', help: 'percent of moves that are the timeout default (10; 0 with --bots)' },
+    bots: { kind: 'optional', help: 'a level per seat, e.g. smart,easy,easy,easy' },
+    verify: { kind: 'flag', help: 'replay every game from its log' },
+  });
+  const bots = flags.bots === undefined ? null : parseBots(flags.bots);
+  const players = flags.players === undefined ? (bots?.length ?? null) : Number(flags.players);
+  const autoPercent = flags.auto === undefined ? (bots ? 0 : 10) : Number(flags.auto);
+  if (players !== null && !(Number.isInteger(players) && players >= 2 && players <= 6)) throw new Error('--players must be 2..6');
+  if (bots && players !== bots.length) throw new Error('--players must match the number of --bots');
+  if (!(autoPercent >= 0 && autoPercent <= 100)) throw new Error('--auto must be 0..100');
+  return { games: flags.games, players, seed: flags.seed, autoPercent, verify: flags.verify, bots };
 }
 
 function parseBots(list: string): BotLevel[] {
