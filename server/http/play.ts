@@ -94,7 +94,9 @@ export function mountPlay(app: Express): void {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/', (_req, res) => void serve('index.html', res));
   router.get(/^\/(play\.js|play\.js\.map|styles\.css|index\.html)$/, (req: Request, res) => void serve(req.params[0], res));
-  router.use('/art', express.static(path.join(WEB, 'art'), { index: false, fallthrough: false, extensions: false, maxAge: '1h', setHeaders: (res) => res.set(SECURITY_HEADERS) }));
+  router.use('/art', express.static(path.join(WEB, 'art'), { index: false, extensions: false, dotfiles: 'deny', maxAge: '1h', setHeaders: (res) => res.set(SECURITY_HEADERS) }));
+  // Anything else under /play (a bad path, `..`, a directory) is a plain 404, never an error page.
+  router.use((_req, res) => void res.status(404).type('text/plain; charset=utf-8').send('찾는 파일이 없어요.'));
   // `/play` without the slash: relative asset paths in the page need the trailing one.
   app.get('/play', (req, res, next) => (req.path === '/play' ? res.redirect(301, '/play/') : next()));
   app.use('/play', router);

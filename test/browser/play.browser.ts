@@ -188,6 +188,7 @@ describe('/play in Chromium', function () {
     await host.waitScreen('entry');
     await host.page.fill('#nickname', host.nickname);
     await host.page.locator('#create-panel summary').click();
+    await host.shot('entry');
     await host.page.selectOption('#opt-lose', '3');
     await host.page.selectOption('#opt-turn', '60');
     await host.page.locator('#create-room').click();
@@ -232,7 +233,19 @@ describe('/play in Chromium', function () {
 
     // --- the whole game, with a reload in the middle ---
     let reloaded = false;
+    let dropped = false;
     const moves = await playToEnd([host, friend], async (n) => {
+      if (reloaded && !dropped && n >= 6 && (await friend.screen()) === 'table') {
+        // The network goes away without a close: the SDK notices the silence, the banner says so.
+        dropped = true;
+        await friend.page.context().setOffline(true);
+        await friend.page.locator('#banner.show').waitFor({ timeout: 20000 });
+        await friend.shot('reconnecting');
+        await friend.page.context().setOffline(false);
+        await friend.page.waitForSelector('#banner:not(.show)', { state: 'attached', timeout: 30000 });
+        await friend.waitScreen('table');
+        return;
+      }
       if (reloaded || n < 4 || (await friend.screen()) !== 'table') return;
       reloaded = true;
       const before = await friend.page.locator('.hand-total').textContent();
@@ -245,6 +258,7 @@ describe('/play in Chromium', function () {
       assert.equal(await friend.attr('skin'), 'animals', 'the skin is remembered too');
     });
     assert.ok(reloaded, 'the friend reloaded during the game');
+    assert.ok(dropped, 'the friend lost the network during the game and came back');
     assert.ok(moves > 2);
 
     // --- results ---
@@ -252,7 +266,9 @@ describe('/play in Chromium', function () {
     await host.page.locator('#ranking li').first().waitFor();
     const summary = (await host.page.locator('#summary').textContent()) ?? '';
     assert.match(summary, /패배/);
-    assert.equal(await friend.page.locator('#summary').textContent(), summary);
+    assert.match((await friend.page.locator('#summary').textContent()) ?? '', /패배/);
+    const loserName = async (p: Player) => ((await p.page.locator('#ranking .rank.loser .rank-player > b').textContent()) ?? '').replace(' (나)', '');
+    assert.equal(await loserName(friend), await loserName(host), 'both see the same loser');
     await host.page.locator('#scores').waitFor();
     await host.page.locator('#highlights li').first().waitFor();
     const points = await host.page.locator('#scores li b').allTextContents();
@@ -262,6 +278,9 @@ describe('/play in Chromium', function () {
       await host.page.locator('#fair-out.good, #fair-out.bad').waitFor();
       assert.match((await host.page.locator('#fair-out').textContent()) ?? '', /공정한 게임/, 'the fairness check passes');
     }
+    // The last reveal fades on its own; the results underneath are the screenshot.
+    await host.page.waitForSelector('#reveal:not(.show)', { state: 'attached' });
+    await friend.page.waitForSelector('#reveal:not(.show)', { state: 'attached' });
     await host.shot('results-host');
     await friend.shot('results-friend-animals');
 

@@ -27,6 +27,18 @@ function fairness(s: GameSession): HTMLElement | null {
   );
 }
 
+/**
+ * The server's summary names the kinds as critters; in the animal skin the same sentence is
+ * told with the skin's names, from the same result fields.
+ */
+function summaryOf(page: Page, s: GameSession): string {
+  const r = s.snapshot.result;
+  if (!r) return '게임이 끝났어요!';
+  if (page.skin.name === 'bugs' || r.reason !== 'four' || !r.losingKind) return r.summary;
+  const name = s.snapshot.seats.find((x) => x.id === r.loser)?.nickname ?? '';
+  return `${name}님 앞에 ${page.skin.names[r.losingKind]} ${r.fronts[r.loser]?.[r.losingKind] ?? ''}장! ${name}님 패배, 나머지 모두 승리`;
+}
+
 export function resultsScreen(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const result = snap.result;
@@ -58,7 +70,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
   return el(
     'main',
     { class: 'results' },
-    el('section', { class: `panel verdict ${iLost ? 'lost' : 'won'}` }, el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'), el('h2', { id: 'summary' }, result?.summary ?? '게임이 끝났어요!'), s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!')),
+    el('section', { class: `panel verdict ${iLost ? 'lost' : 'won'}` }, el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'), el('h2', { id: 'summary' }, summaryOf(page, s)), s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!')),
     el('section', { class: 'panel' }, el('h2', {}, '순위'), el('ol', { class: 'ranking', id: 'ranking' }, ...rows)),
     result && result.highlights.length > 0 ? el('section', { class: 'panel highlights', id: 'highlights' }, el('h2', {}, '✨ 이번 판의 주인공'), el('ul', {}, ...result.highlights.map((h) => el('li', {}, h)))) : null,
     played > 0

@@ -18,7 +18,7 @@ const DANGER_TIP = { safe: '', warning: '조심! 3장 모였어요', danger: '�
 
 function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
   const kinds = KINDS.filter((k) => seat.frontCounts[k] > 0);
-  if (kinds.length === 0) return el('div', { class: 'fronts empty' }, '앞에 놓인 카드 없음');
+  if (kinds.length === 0) return el('div', { class: 'fronts empty' }, '앞에 아직 없음');
   return el(
     'div',
     { class: 'fronts' },
