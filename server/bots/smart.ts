@@ -12,7 +12,10 @@ export interface SmartTuning {
   othersWeight: number;
   /** How often a holder who may peek calls instead (a guess; peeks are not all visible). */
   callShare: number;
-  /** How often a claim of ours tells the truth, so no one can read our claims from habit. */
+  /**
+   * How often a claim of ours tells the truth, so no one can read our claims from habit. In the
+   * simulator 0.55 is about the best reply to a table of smart bots (0.4 or 0.7 lose more).
+   */
   honestShare: number;
   /** Bluff with a kind the receiver already has in front (else any kind still off the board). */
   bluffTowardFront: boolean;
