@@ -2,6 +2,7 @@ import http from 'node:http';
 import express from 'express';
 import { matchMaker, Server } from 'colyseus';
 import { CockroachRoom } from './room/CockroachRoom';
+import { boundReservations } from './room/reservations';
 import { DEFAULT_ROOM_SETTINGS } from './room/constants';
 import { GuardedTransport } from './transport/GuardedTransport';
 import { CLIENT_MESSAGES, ROOM_NAME } from './protocol';
@@ -69,6 +70,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     messageBurst: config.messageBurst,
     messagesPerSecond: config.messagesPerSecond,
   };
+  boundReservations(CockroachRoom); // no reservation without valid options and a free place of its kind
   const handler = gameServer.define(ROOM_NAME, CockroachRoom);
   trackRooms(handler);
   // 'create' fires before the creator's seat is reserved: every seat of the room gets the short time.

@@ -5,6 +5,7 @@ import { isDraining } from '../ops/drain';
 import { ErrorCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
 import { RULE_MESSAGES, RuleErrorCode } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
+import { SeatedRoom, seatRefusal } from '../room/reservations';
 import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
@@ -158,7 +159,7 @@ export class MatchmakeGuard {
       if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1)) this.lobbies.opened(address, reservation.room);
       return reservation;
     } catch (error) {
-      throw matchmakerRefusal(error, spectator);
+      throw matchmakerRefusal(error, spectator, method === 'joinById' ? localSeatRefusal(target, options) : null);
     }
   }
 
@@ -239,7 +240,7 @@ export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCo
  * read "CODE: 한국어"; Colyseus's known outcomes keep their numeric code with a fixed text;
  * anything else is SERVER_ERROR (and counted), whatever its message said.
  */
-export function matchmakerRefusal(error: unknown, spectator: boolean): Refusal | FixedReply {
+export function matchmakerRefusal(error: unknown, spectator: boolean, why: ErrorCode | null = null): Refusal | FixedReply {
   const e = error as { code?: unknown; message?: unknown; name?: unknown };
   const text = typeof e?.message === 'string' ? e.message : '';
   const ours = /^([A-Z][A-Z_]+): /.exec(text);
@@ -248,7 +249,8 @@ export function matchmakerRefusal(error: unknown, spectator: boolean): Refusal |
     const field = /\(([A-Za-z]{1,32})\)$/.exec(text)?.[1];
     return { status: 200, code: ours[1] as ErrorCode, field };
   }
-  if (e?.name === 'SeatReservationError' || /is locked$/.test(text)) return { status: 200, code: spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL' };
+  // Colyseus's SeatReservationError (not exported by the 0.15 package): "<roomId> is already full."
+  if (/ is already full\.$/.test(text) || / is locked$/.test(text)) return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
   if (e?.code === MATCHMAKE_INVALID_ROOM_ID) return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
   if (e?.code === MATCHMAKE_EXPIRED) return new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
   if (e?.code === MATCHMAKE_INVALID_CRITERIA) return new FixedReply(MATCHMAKE_INVALID_CRITERIA, 'no rooms found');
@@ -262,6 +264,12 @@ export class FixedReply {
     readonly code: number,
     readonly error: string,
   ) {}
+}
+
+/** Why a room of this process refused a seat (LATE_JOIN, ROOM_FULL, ...); null for a room elsewhere. */
+function localSeatRefusal(roomId: string, options: unknown): ErrorCode | null {
+  const room = matchMaker.getRoomById(roomId) as unknown as SeatedRoom | undefined;
+  return room ? seatRefusal(room, options) : null;
 }
 
 function corsOrigin(req: IncomingMessage): string {

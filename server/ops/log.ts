@@ -74,7 +74,7 @@ export function formatLine(level: Exclude<LogLevel, 'silent'>, event: string, fi
 }
 
 /**
- * Lines per event: a burst of LOG_BURST, then LOG_LINES_PER_SECOND. A flood (a script creating
+ * Lines per event (debug lines aside): a burst of LOG_BURST, then LOG_LINES_PER_SECOND. A flood (a script creating
  * rooms, a stream of bad sockets) cannot turn into a flood of lines; the next line written for
  * that event says how many were left out (`suppressed`), and /metrics keeps the real counts.
  */
@@ -113,7 +113,8 @@ function admit(event: string): number | null {
 
 function write(level: Exclude<LogLevel, 'silent'>, event: string, fields?: LogFields, error?: unknown, always = false): void {
   if (!always && RANK[level] < threshold) return;
-  const suppressed = always ? 0 : admit(event);
+  // LOG_LEVEL=debug asks for a line per action: an investigation gets every one of them.
+  const suppressed = always || level === 'debug' ? 0 : admit(event);
   if (suppressed === null) return;
   try {
     sink(formatLine(level, event, suppressed > 0 ? { ...fields, suppressed } : fields, error));

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { matchMaker } from 'colyseus';
+import { LOG_BURST, LOG_LINES_PER_SECOND, log, setLogClock, setLogLevel, setLogSink } from '../../server/ops/log';
+import { post, ROOM_NAME, useEdge } from './support';
+
+describe('http: a flood does not become a flood of log lines', function () {
+  this.timeout(30000);
+  const lines: string[] = [];
+  afterEach(() => {
+    setLogSink(null);
+    setLogClock(null);
+    setLogLevel('warn');
+    lines.length = 0;
+  });
+
+  it('writes at most a burst of lines per event, then its rate, and says how many it left out', () => {
+    let now = 0;
+    setLogClock(() => now);
+    setLogSink((l) => lines.push(l));
+    setLogLevel('info');
+    for (let i = 0; i < 1000; i++) log.info('room.created', { roomId: `r${i}` });
+    log.info('other.event');
+    assert.equal(lines.filter((l) => l.includes('"room.created"')).length, LOG_BURST);
+    assert.equal(lines.filter((l) => l.includes('"other.event"')).length, 1, 'each event has its own budget');
+    now += 1000;
+    lines.length = 0;
+    for (let i = 0; i < 1000; i++) log.info('room.created', { roomId: `s${i}` });
+    assert.equal(lines.length, LOG_LINES_PER_SECOND);
+    assert.equal(JSON.parse(lines[0]).suppressed, 1000 - LOG_BURST, 'the first line after a gap counts what was dropped');
+  });
+
+  describe('against a server', () => {
+    const ts = useEdge();
+    it('logs a bounded number of lines for 300 creates and 300 bad creates', async () => {
+      setLogSink((l) => lines.push(l));
+      setLogLevel('info');
+      const started = Date.now();
+      for (let i = 0; i < 300; i++) {
+        await post(ts.server.port, `/matchmake/create/${ROOM_NAME}`, { nickname: `n${i}` });
+        await post(ts.server.port, `/matchmake/create/${ROOM_NAME}`, { hasOwnProperty: 1 });
+      }
+      await Promise.all(matchMaker.disconnectAll());
+      const seconds = (Date.now() - started) / 1000;
+      const created = lines.filter((l) => l.includes('"room.created"')).length;
+      assert.ok(seconds < 5, `flood took ${seconds} s: too slow to show the throttle`);
+      assert.ok(created <= LOG_BURST + Math.ceil(LOG_LINES_PER_SECOND * seconds), `${created} room.created lines in ${seconds} s`);
+      assert.ok(created < 300);
+      assert.equal(lines.filter((l) => /errStack|"level":"error"/.test(l)).length, 0, 'no stack for a bad create');
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { matchMaker } from 'colyseus';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { MAX_PLAYERS } from '../../server/rules';
+import { MAX_SPECTATORS } from '../../server/room/constants';
+import { pendingReservations, seatRefusal } from '../../server/room/reservations';
+import { Tracked } from '../support/server';
+import { openTable, startTable } from '../support/table';
+import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
+
+type Reserving = { reservedSeats: Record<string, unknown>; seatReservationTime: number; locked: boolean };
+
+describe('http: seat reservations cannot lock anyone out', function () {
+  this.timeout(30000);
+  const ts = useEdge({ seatReservationSeconds: 2 });
+  const port = () => ts.server.port;
+  afterEach(async () => {
+    await Promise.all(matchMaker.disconnectAll());
+  });
+
+  async function lobby(): Promise<{ host: Tracked; roomId: string; room: Reserving }> {
+    const host = new Tracked(await ts.client().create<CockroachState>(ROOM_NAME, { nickname: '방장' }, CockroachState), 'host');
+    await host.until(() => host.state.players.size === 1, 'host seated');
+    return { host, roomId: host.room.roomId, room: matchMaker.getRoomById(host.room.roomId) as unknown as Reserving };
+  }
+
+  it('gives each room the short reservation time', async () => {
+    const { room } = await lobby();
+    assert.equal(room.seatReservationTime, 2);
+  });
+
+  it('reserves no more player seats than are free: the rest hear ROOM_FULL, spectators still get in, the lobby stays listed', async () => {
+    const { host, roomId, room } = await lobby();
+    const replies = [];
+    for (let i = 0; i < 15; i++) replies.push((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `자리${i}` })).json);
+    assert.equal(replies.filter((r) => r.sessionId).length, MAX_PLAYERS - 1, 'one reservation per free seat');
+    assert.ok(replies.slice(MAX_PLAYERS - 1).every((r) => r.code === 'ROOM_FULL'), JSON.stringify(replies.slice(-1)));
+    assert.equal(room.locked, false, 'never locked by reservations');
+    const listed = (await request(port(), 'GET', `/matchmake/${ROOM_NAME}`)).json as { roomId: string }[];
+    assert.deepEqual(listed.map((r) => r.roomId), [roomId]);
+    const watcher = await ts.client().joinById(roomId, { spectator: true });
+    // The reservations lapse after 2 s; then a friend takes a seat.
+    await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'reservations expired', 5000);
+    const friend = await ts.client().joinById(roomId, { nickname: '친구' });
+    await host.until(() => host.state.players.size === 2, 'friend seated');
+    await Promise.all([watcher.leave(), friend.leave()]);
+  });
+
+  it('bounds spectator reservations by the spectator places, and a player still gets a seat', async () => {
+    const { host, roomId, room } = await lobby();
+    const replies = [];
+    for (let i = 0; i < 15; i++) replies.push((await post(port(), `/matchmake/joinById/${roomId}`, { spectator: true })).json);
+    assert.equal(replies.filter((r) => r.sessionId).length, MAX_SPECTATORS);
+    assert.ok(replies.slice(MAX_SPECTATORS).every((r) => r.code === 'SPECTATORS_FULL'));
+    assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: MAX_SPECTATORS });
+    const friend = await ts.client().joinById(roomId, { nickname: '친구' });
+    await host.until(() => host.state.players.size === 2, 'friend seated');
+    await friend.leave();
+  });
+
+  it('refuses player reservations for a running game with LATE_JOIN, keeping its spectator places', async () => {
+    const table = await openTable(ts, 2);
+    await startTable(table);
+    const roomId = table.room.roomId;
+    for (let i = 0; i < 10; i++) assert.equal((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `늦음${i}` })).json.code, 'LATE_JOIN');
+    const room = matchMaker.getRoomById(roomId) as unknown as Reserving;
+    assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: 0 });
+    const watcher = await ts.client().joinById(roomId, { spectator: true });
+    await watcher.leave();
+  });
+
+  it('explains refusals with the room codes (seatRefusal)', () => {
+    const room = (phase: string, players: number, spectators: number, reserved: Record<string, unknown> = {}) => ({ state: { phase, players: { size: players } }, spectators: { size: spectators }, reservedSeats: reserved as never });
+    assert.equal(seatRefusal(room('lobby', 1, 0), { nickname: 'a' }), null);
+    assert.equal(seatRefusal(room('lobby', 6, 0), { nickname: 'a' }), 'ROOM_FULL');
+    assert.equal(seatRefusal(room('lobby', 5, 0, { s: [{ nickname: 'b' }, undefined, false, false] }), { nickname: 'a' }), 'ROOM_FULL');
+    assert.equal(seatRefusal(room('lobby', 5, 0, { s: [{ nickname: 'b' }, undefined, true, false] }), { nickname: 'a' }), null, 'a consumed reservation is a client, not pending');
+    assert.equal(seatRefusal(room('lobby', 5, 0, { s: [true, undefined, false, true] }), { nickname: 'a' }), null, 'a held seat is already counted as a player');
+    assert.equal(seatRefusal(room('playing', 2, 0), { nickname: 'a' }), 'LATE_JOIN');
+    assert.equal(seatRefusal(room('playing', 2, 10), { spectator: true }), 'SPECTATORS_FULL');
+    assert.equal(seatRefusal(room('lobby', 1, 0), {}), 'BAD_NICKNAME');
+  });
+
+  it('leaves no room, timer or listing behind for a create the room refuses', async () => {
+    const timers = timerCount();
+    for (let i = 0; i < 300; i++) {
+      // Straight to the matchmaker, past the HTTP guard: the room's own refusal must be clean too.
+      await assert.rejects(matchMaker.create(ROOM_NAME, { nickname: '' }), /BAD_NICKNAME/);
+      await assert.rejects(matchMaker.create(ROOM_NAME, { spectator: true }), /SPECTATOR_CANNOT_CREATE/);
+    }
+    assert.equal(await roomCount(), 0);
+    assert.ok(timerCount() <= timers + 2, `timers ${timers} -> ${timerCount()}`);
+  });
+
+  it('disposes a lobby whose creator never opened the socket once the reservation lapses', async () => {
+    const timers = timerCount();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await post(port(), `/matchmake/create/${ROOM_NAME}`, { nickname: `유령${i}` })).json.room.roomId);
+    assert.equal(await roomCount(), 20);
+    await waitFor(async () => (await roomCount()) === 0, 'ghost lobbies gone', 6000);
+    assert.ok(ids.every((id) => matchMaker.getRoomById(id) === undefined));
+    assert.ok(timerCount() <= timers + 2, `timers ${timers} -> ${timerCount()}`);
+  });
+});
