@@ -18,7 +18,8 @@ import {
   CHAT_REFILL_MS,
   DEFAULT_ROOM_SETTINGS,
   HEARTBEAT_MISSES,
-  HEARTBEAT_TICKS,
+  HEARTBEAT_MS,
+  botTickMs,
   MAX_CLIENTS,
   MAX_SPECTATORS,
   PING_BURST,
@@ -67,7 +68,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   table!: Table;
   private isPrivate = false;
   private readonly held = new Map<PlayerId, HeldSeat>();
-  private ticks = 0;
+  private lastHeartbeat = 0;
+  private tickMs = TICK_MS;
 
   onCreate(raw: unknown) {
     stopConstructorTimers(this); // a create refused below leaves no patch interval or dispose timer
@@ -84,7 +86,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     // No patch interval (it fired in every room whether anything changed or not): each change
     // sends its own patch. One tick runs the table's timers and the heartbeat.
     this.setPatchRate(null);
-    this.setSimulationInterval(() => this.tick(), TICK_MS);
+    this.retick();
 
     for (const type of CLIENT_MESSAGES) {
       const CommandClass = COMMANDS[type];
@@ -286,12 +288,14 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     while (taken.has(botNickname(n))) n++;
     addSeatedPlayer(this.state, id, botNickname(n), true);
     this.table.seatBot(id, createBot(level, randomBytes(16).toString('hex')));
+    this.retick();
     this.broadcastPatch();
     this.updateListing();
   }
 
   removeBot(id: PlayerId): void {
     this.removeSeat(id);
+    this.retick();
   }
 
   private tableHost(): TableHost {
@@ -323,10 +327,22 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   private tick(): void {
     this.table.tick();
-    if (++this.ticks % HEARTBEAT_TICKS !== 0) return;
+    const now = this.now();
+    if (now - this.lastHeartbeat < HEARTBEAT_MS) return;
+    this.lastHeartbeat = now;
     // Every change already sent its own patch: this only catches one that did not.
     this.broadcastPatch();
     heartbeat(this.clients, HEARTBEAT_MISSES);
+  }
+
+  /** The tick's pace: faster while a bot is seated (its think time), the cheap one otherwise. */
+  private retick(): void {
+    const seatedBot = [...this.state.players.values()].some((p) => p.bot);
+    const ms = seatedBot ? botTickMs(CockroachRoom.settings.botThinkMs) : TICK_MS;
+    if (ms === this.tickMs && this.lastHeartbeat !== 0) return;
+    this.tickMs = ms;
+    this.lastHeartbeat ||= this.now();
+    this.setSimulationInterval(() => this.tick(), ms);
   }
 
   private parseJoin(raw: unknown): JoinRequest {

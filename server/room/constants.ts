@@ -32,12 +32,19 @@ export const PING_REFILL_MS = 1000;
 
 /**
  * The room's one timer. It runs the table's timers (turn deadlines, reconnection grace, bot
- * think time: they fire at most this late, never early) and drives the heartbeat; patches do not
- * wait for it.
+ * think time: they fire at most one tick late, never early) and drives the heartbeat; patches do
+ * not wait for it.
  */
 export const TICK_MS = 500;
-/** Ping this room's sockets every this many ticks (3 s); one that missed this many pongs is cut. */
-export const HEARTBEAT_TICKS = 6;
+/**
+ * While bots are seated the room ticks faster, so a bot's think time is kept to about a tenth of
+ * it (a 2.5 s think lands within 100 ms); rooms without bots keep the cheap tick.
+ */
+export function botTickMs(botThinkMs: number): number {
+  return Math.min(TICK_MS, Math.max(20, Math.round(botThinkMs / 25)));
+}
+/** Ping this room's sockets this often; one that missed HEARTBEAT_MISSES pongs in a row is cut. */
+export const HEARTBEAT_MS = 3000;
 export const HEARTBEAT_MISSES = 2;
 
 /** RULINGS "Connections": a dropped player's seat during a game, before they count as away. */
