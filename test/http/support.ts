@@ -3,20 +3,20 @@ import net from 'node:net';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
 import { startServer, RunningServer } from '../../server/app';
-import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
+import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS, OpsConfig } from '../../server/ops/config';
 import { ROOM_NAME } from '../../server/protocol';
 import type { TestServer } from '../support/server';
 
 export { ROOM_NAME };
 
 /** An in-process server on port 0 with these edge settings (the rest as embedded). */
-export async function bootEdge(edge: Partial<EdgeConfig> = {}): Promise<TestServer> {
+export async function bootEdge(edge: Partial<EdgeConfig> = {}, ops: Partial<OpsConfig> = {}): Promise<TestServer> {
   const server: RunningServer = await startServer({
     port: 0,
     reconnectGraceSeconds: 90,
     messageBurst: 1_000_000,
     messagesPerSecond: 1_000_000,
-    ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, ...edge } },
+    ops: { ...EMBEDDED_OPS, ...ops, edge: { ...EMBEDDED_EDGE, ...edge } },
   });
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return { server, endpoint, client: () => new Client(endpoint), serverRoom: (id) => matchMaker.getRoomById(id) as never };
