@@ -15,6 +15,8 @@ import type { MatchmakeGuard } from './http/matchmake';
 import { colyseusLogger, log, setLogContext, setLogLevel } from './ops/log';
 import { trackRooms } from './ops/rooms';
 import { scaleOutOptions } from './ops/scale';
+import { startRecords } from './store';
+import { gamesRouter } from './http/games';
 
 /** Re-exported for older imports; the name lives in server/protocol.ts. */
 export { ROOM_NAME };
@@ -51,6 +53,10 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   // The operators' routes stay off the public port unless OPS_ON_PUBLIC_PORT=1 (development).
   if (ops.edge.opsOnPublicPort) mountOps(app, ops);
   (await import('./http/play')).mountPlay(app); // the browser table at /play (server/http/play.ts)
+  // Finished games, in the embedded SQLite file by default or PostgreSQL with DATABASE_URL.
+  const records = await startRecords(config.recordsEnv ?? process.env);
+  app.use(gamesRouter(records.writer));
+  CockroachRoom.records = records.writer;
 
   const httpServer = createEdgeServer(ops.edge);
   const gameServer = new Server({
@@ -95,6 +101,8 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
       opsServer?.close();
       opsServer?.closeAllConnections();
       await gameServer.gracefullyShutdown(false);
+      if (CockroachRoom.records === records.writer) CockroachRoom.records = null;
+      await records.close();
     },
     drain: (seconds = ops.drainSeconds) => drain.start(seconds),
   };

@@ -13,6 +13,8 @@ export interface ServerConfig {
   /** Per-client message rate: a burst, then a steady rate (flood protection). */
   messageBurst: number;
   messagesPerSecond: number;
+  /** Where game records go (DATABASE_URL, DATABASE_FILE, DATA_DIR, RECORD_RETENTION_DAYS); process.env when absent. */
+  recordsEnv?: Record<string, string | undefined>;
   /** Redis scale-out, drain, monitor, logs (server/ops/config.ts); embedded defaults when absent. */
   ops?: OpsConfig;
 }

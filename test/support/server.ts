@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client, Room } from 'colyseus.js';
 import { matchMaker } from 'colyseus';
 import { startServer, RunningServer, ROOM_NAME } from '../../server/app';
@@ -16,10 +19,12 @@ export interface TestServer {
 }
 
 /** An in-process server on a free port; real sockets, real colyseus.js 0.15 clients. */
-export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}): Promise<TestServer> {
+export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}, recordsEnv?: Record<string, string | undefined>): Promise<TestServer> {
   // The default rate limits: test bots play as fast as patches arrive, and applied moves are
   // never charged (PROTOCOL v2), so every game in the suite proves that at full speed.
-  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND });
+  // Game records in a throwaway SQLite file unless the test names its own store.
+  const env = recordsEnv ?? { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cockroach-records-')) };
+  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND, recordsEnv: env });
   Object.assign(CockroachRoom.settings, settings);
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return {
