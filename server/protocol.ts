@@ -4,11 +4,12 @@
  * the pure rules' own codes, so the SDK can compile it in.
  */
 import { RULE_MESSAGES, RuleErrorCode } from './rules/errors';
+import { ACTION_TYPES } from './rules/types';
 
 export const ROOM_NAME = 'cockroach-poker';
 
-/** The four game actions the rules know. */
-export const GAME_ACTIONS = ['offer', 'call', 'peek', 'pass'] as const;
+/** The four game actions the rules know (server/rules/types.ts). */
+export const GAME_ACTIONS = ACTION_TYPES;
 export type GameActionType = (typeof GAME_ACTIONS)[number];
 
 /** Lobby and table messages that are not game actions. */

@@ -1,6 +1,7 @@
 import { isKind } from './kinds';
 import { ruleError, RuleError } from './errors';
 import { activePlayer, passTargets, peekRefusal } from './queries';
+import { ACTION_TYPES } from './types';
 import type { Action, Game, PlayerId } from './types';
 
 /**
@@ -41,7 +42,7 @@ function targetRefusal(game: Game, player: PlayerId, to: unknown): RuleError | n
   return null;
 }
 
-const ACTION_TYPES: ReadonlySet<unknown> = new Set(['offer', 'call', 'peek', 'pass']);
+const ACTION_TYPE_SET: ReadonlySet<unknown> = new Set(ACTION_TYPES);
 export function isActionType(value: unknown): value is Action['type'] {
-  return ACTION_TYPES.has(value);
+  return ACTION_TYPE_SET.has(value);
 }

@@ -11,7 +11,8 @@ export type Action =
   | { type: 'call'; call: CallValue }
   | { type: 'peek' }
   | { type: 'pass'; to: PlayerId; claim: Kind };
-export type ActionType = Action['type'];
+/** The four moves, in the rules' order; server/protocol.ts names them on the wire from this list. */
+export const ACTION_TYPES = ['offer', 'call', 'peek', 'pass'] as const satisfies readonly Action['type'][];
 
 export interface Claim {
   from: PlayerId;
