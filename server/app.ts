@@ -53,10 +53,12 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   // The operators' routes stay off the public port unless OPS_ON_PUBLIC_PORT=1 (development).
   if (ops.edge.opsOnPublicPort) mountOps(app, ops);
   (await import('./http/play')).mountPlay(app); // the browser table at /play (server/http/play.ts)
-  // Finished games, in the embedded SQLite file by default or PostgreSQL with DATABASE_URL.
-  const records = await startRecords(config.recordsEnv ?? process.env);
-  app.use(gamesRouter(records.writer));
-  CockroachRoom.records = records.writer;
+  // Finished games, in the embedded SQLite file by default or PostgreSQL with DATABASE_URL;
+  // RECORDS=off (benchmarks only) keeps none.
+  const recordsEnv = config.recordsEnv ?? process.env;
+  const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv);
+  if (records) app.use(gamesRouter(records.writer));
+  CockroachRoom.records = records?.writer ?? null;
 
   const httpServer = createEdgeServer(ops.edge);
   const gameServer = new Server({
@@ -101,8 +103,8 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
       opsServer?.close();
       opsServer?.closeAllConnections();
       await gameServer.gracefullyShutdown(false);
-      if (CockroachRoom.records === records.writer) CockroachRoom.records = null;
-      await records.close();
+      if (records && CockroachRoom.records === records.writer) CockroachRoom.records = null;
+      await records?.close();
     },
     drain: (seconds = ops.drainSeconds) => drain.start(seconds),
   };
