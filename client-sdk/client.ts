@@ -2,6 +2,7 @@ import { Client, Room } from 'colyseus.js';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
 import { joinError, localError, SdkError } from './errors';
+import { reconnectSeat } from './reconnect';
 import { firstState } from './firstState';
 import { GameSession, SessionOptions } from './session';
 import { MemoryTokenStore, TokenStore } from './tokenStore';
@@ -25,10 +26,25 @@ export interface RoomListing {
 export interface ClientOptions {
   /** Where the seat is kept for resuming (memory unless the app gives its own). */
   store?: TokenStore;
-  /** Seconds to keep retrying after a drop; match the server's grace (90). */
+  /**
+   * Seconds to keep trying after a drop while the server cannot be reached (default 300). An
+   * answer that the seat is gone ends the attempt at once (`reconnectFailed`).
+   */
   graceSeconds?: number;
   actionTimeoutMs?: number;
+  /** Silence before the SDK pings the server (default 2000 ms; 0: never ping). */
+  pingIntervalMs?: number;
+  /** Silence after which the connection is taken for dead and resumed (default 5000 ms). */
+  deadAfterMs?: number;
+  /**
+   * How long the server may take to notice a dead socket (its heartbeat: about 9 s; default
+   * 11000 ms). Until then a refused token means "not yet", not "gone".
+   */
+  serverNoticeMs?: number;
 }
+
+/** After an app restart or a reload the old socket was closed just now: the server may take a moment to free it. */
+const RESUME_NOTICE_MS = 3000;
 
 /**
  * Entry point of the SDK: finds or makes a room and hands back a GameSession. Every failure is an
@@ -42,8 +58,11 @@ export class CockroachClient {
     this.colyseus = new Client(endpoint);
     this.sessionOptions = {
       store: options.store ?? new MemoryTokenStore(),
-      graceSeconds: options.graceSeconds ?? 90,
+      graceSeconds: options.graceSeconds ?? 300,
       actionTimeoutMs: options.actionTimeoutMs ?? 15000,
+      pingIntervalMs: options.pingIntervalMs ?? 2000,
+      deadAfterMs: options.deadAfterMs ?? 5000,
+      serverNoticeMs: options.serverNoticeMs ?? 11000,
     };
   }
 
@@ -76,18 +95,21 @@ export class CockroachClient {
   }
 
   /**
-   * After an app restart: takes the saved seat back if its grace has not run out. Rejects with
-   * NO_SAVED_SEAT when nothing is saved; a stale seat is forgotten.
+   * Takes the saved seat back (after an app restart or a reload): for the whole game and its
+   * results screen, until a rematch or the room closes. Rejects with NO_SAVED_SEAT when nothing
+   * is saved, ROOM_CLOSED or SEAT_GONE when the server no longer holds the seat (it is then
+   * forgotten), CONNECTION_FAILED when the server cannot be reached (the seat is kept: try again).
    */
   async resume(): Promise<GameSession> {
     const seat = await this.sessionOptions.store.load();
     if (!seat) throw localError('NO_SAVED_SEAT', 'resume');
-    try {
-      return await this.enter('resume', () => this.colyseus.reconnect<CockroachState>(seat.token, CockroachState), false);
-    } catch (error) {
-      await this.sessionOptions.store.clear();
-      throw error instanceof SdkError && error.code !== 'CONNECTION_FAILED' ? error : localError('NO_SAVED_SEAT', 'resume');
+    const now = Date.now();
+    const outcome = await reconnectSeat(this.colyseus, seat.token, { firstDelayMs: 0, giveUpAt: now, goneAfter: now + RESUME_NOTICE_MS, cancelled: () => false });
+    if ('error' in outcome) {
+      if (outcome.error.code !== 'CONNECTION_FAILED') await this.sessionOptions.store.clear();
+      throw new SdkError(outcome.error.code, outcome.error.message, 'resume');
     }
+    return new GameSession(this.colyseus, outcome.opened, false, this.sessionOptions);
   }
 
   private async enter(action: string, connect: () => Promise<Room<CockroachState>>, spectator: boolean): Promise<GameSession> {
@@ -97,7 +119,6 @@ export class CockroachClient {
     } catch (error) {
       throw joinError(error, action);
     }
-    await firstState(room);
-    return new GameSession(this.colyseus, room, spectator, this.sessionOptions);
+    return new GameSession(this.colyseus, await firstState(room), spectator, this.sessionOptions);
   }
 }

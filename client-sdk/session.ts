@@ -1,55 +1,81 @@
 import type { Client, Room } from 'colyseus.js';
 import type { Kind } from '../server/rules/kinds';
 import type { CockroachResult } from '../server/rules/result';
-import { CHAT_PHRASES, ChatPhrase, CLOSE_CODES, GAME_ACTIONS, SERVER_MESSAGES } from '../server/protocol';
-import { CockroachState } from '../server/schema/CockroachState';
+import { CHAT_PHRASES, ChatPhrase, CLOSE_CODES, GAME_ACTIONS, ROOM_MESSAGES, SERVER_MESSAGES } from '../server/protocol';
+import type { CockroachState } from '../server/schema/CockroachState';
 import { Emitter } from './emitter';
 import { localError, SdkError } from './errors';
 import { ActionName, offerTargets, passOptions, peekAvailability } from './helpers';
+import type { OpenedRoom } from './firstState';
+import { Liveness } from './liveness';
+import { reconnectSeat } from './reconnect';
 import { buildSnapshot, GameSnapshot, RevealSnapshot } from './snapshot';
-import { firstState } from './firstState';
 import type { TokenStore } from './tokenStore';
+
+export type BotLevel = 'easy' | 'smart';
 
 export interface SessionEvents extends Record<string, unknown> {
   /** The decoded state changed: a fresh snapshot. */
   change: GameSnapshot;
-  /** It is my turn: what I may do, and the time left on the server's clock. */
+  /** It is my turn (announced again after a reconnect): what I may do, and the time left on the server's clock. */
   myTurn: { canDo: ActionName[]; deadline: number; secondsLeft: number };
   /** Someone handed me the card in flight with this claim. */
   cardHandedToMe: { from: string; claim: Kind };
   revealed: RevealSnapshot;
+  /** The game's result: at the end, or on coming back to (or watching) an ended game. */
   gameOver: CockroachResult;
   chat: { from: string; nickname: string; phrase: ChatPhrase; text: string };
-  /** A refusal not tied to a pending call of this SDK (e.g. a late message). */
+  /** A refusal not tied to a pending call of this SDK (e.g. a late message), and server notices. */
   error: SdkError;
+  /** The connection dropped (or went silent); the SDK is taking the seat back. */
   connectionLost: { code: number };
   reconnected: GameSnapshot;
+  /** The seat could not be taken back: ROOM_CLOSED, SEAT_GONE or CONNECTION_FAILED. `left` follows. */
   reconnectFailed: SdkError;
-  /** The session is over: I left, or the room closed. */
+  /** The session is over: I left, the room closed, or the seat could not be taken back. */
   left: { code: number };
 }
 
 interface Pending {
   action: string;
+  payload: Record<string, unknown>;
   done: (s: GameSnapshot) => boolean;
+  /** Whether to send it again after a reconnect if the state shows it was not applied. */
+  resend: boolean;
   resolve: () => void;
   reject: (e: SdkError) => void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export interface SessionOptions {
   store: TokenStore;
-  /** How long to keep retrying after a drop: the server's grace (90 s). */
+  /** How long to keep trying to reach the server after a drop before giving up. */
   graceSeconds: number;
   /** How long an action may wait for its patch or refusal. */
   actionTimeoutMs: number;
+  /** Silence before the SDK pings the server; 0: no ping. */
+  pingIntervalMs: number;
+  /** Silence after which the connection is taken for dead and resumed. */
+  deadAfterMs: number;
+  /** How long the server may take to notice a dead socket (its heartbeat: about 9 s). */
+  serverNoticeMs: number;
 }
 
 const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
+/** Reported as the close code when the SDK itself gave up on a silent connection. */
+const SILENT_DROP = 1006;
+const ignore = () => undefined;
+
+/** A promise the app may ignore without an unhandled rejection; awaiting it still throws. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(ignore);
+  return promise;
+}
 
 /**
  * One seat (or a spectator's place) in one room: actions that settle when the server applied or
- * refused them, a typed snapshot, events for the screens, and automatic resume after a drop.
+ * refused them, a typed snapshot, events for the screens, and automatic resume after a drop or a
+ * silently lost network.
  */
 export class GameSession extends Emitter<SessionEvents> {
   private room!: Room<CockroachState>;
@@ -57,16 +83,29 @@ export class GameSession extends Emitter<SessionEvents> {
   private result: CockroachResult | null = null;
   private readonly pending = new Map<string, Pending>();
   private leaving = false;
+  private reconnecting = false;
+  /** A room given up on for its silence: its late events are ignored. */
+  private dropped: Room<CockroachState> | null = null;
   private offsets: number[] = [];
+  private pings = 0;
+  private readonly liveness: Liveness;
 
   constructor(
     private readonly client: Client,
-    room: Room<CockroachState>,
+    opened: OpenedRoom,
     readonly spectator: boolean,
     private readonly options: SessionOptions,
   ) {
     super();
-    this.bind(room);
+    this.liveness = new Liveness(
+      options,
+      () => {
+        // A small counter: a time in ms (over 2^32) travels as a 64-bit integer the server refuses.
+        if (this.room.connection.isOpen) this.room.send('ping', { t: (this.pings = (this.pings + 1) % 1_000_000) });
+      },
+      () => this.onSilent(),
+    );
+    this.bind(opened);
   }
 
   get roomId(): string {
@@ -82,6 +121,11 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.current;
   }
 
+  /** Whether the SDK is taking the seat back after a drop (show the reconnecting banner). */
+  get isReconnecting(): boolean {
+    return this.reconnecting;
+  }
+
   /** Server time now, estimated from deadlines (each one is the server's now + turnSeconds). */
   serverNow(): number {
     return Date.now() + (this.offsets.length ? Math.max(...this.offsets) : 0);
@@ -93,26 +137,44 @@ export class GameSession extends Emitter<SessionEvents> {
   }
 
   // ---- actions -------------------------------------------------------------------------
+  // Game moves take the `step` of the screen the player tapped on (default: the latest
+  // snapshot's), so a late tap is refused as STALE_ACTION instead of landing on a later turn.
 
   start(): Promise<void> {
-    return this.send('start', {}, (s) => s.phase !== 'lobby');
+    return this.send('start', {}, (s) => s.phase !== 'lobby', true);
   }
 
-  offer(cardId: number, to: string, claim: Kind): Promise<void> {
-    return this.play('offer', { cardId, to, claim });
+  offer(cardId: number, to: string, claim: Kind, step?: number): Promise<void> {
+    return this.play('offer', { cardId, to, claim }, step);
   }
 
   /** `true`: "진짜!" (the claim is true); `false`: "거짓말!". */
-  call(claimIsTrue: boolean): Promise<void> {
-    return this.play('call', { call: claimIsTrue ? 'true' : 'false' });
+  call(claimIsTrue: boolean, step?: number): Promise<void> {
+    return this.play('call', { call: claimIsTrue ? 'true' : 'false' }, step);
   }
 
-  peek(): Promise<void> {
-    return this.play('peek', {});
+  peek(step?: number): Promise<void> {
+    return this.play('peek', {}, step);
   }
 
-  pass(to: string, claim: Kind): Promise<void> {
-    return this.play('pass', { to, claim });
+  pass(to: string, claim: Kind, step?: number): Promise<void> {
+    return this.play('pass', { to, claim }, step);
+  }
+
+  /** Host, in the lobby: seats a practice bot (default level `smart`). Resolves once it sits. */
+  addBot(level?: BotLevel): Promise<void> {
+    const bots = new Set(this.current.seats.filter((s) => s.bot).map((s) => s.id));
+    return this.send('addBot', level ? { level } : {}, (s) => s.seats.some((seat) => seat.bot && !bots.has(seat.id)), true);
+  }
+
+  /** Host, in the lobby: takes a bot's seat away. */
+  removeBot(id: string): Promise<void> {
+    return this.send('removeBot', { id }, (s) => !s.seats.some((seat) => seat.id === id), true);
+  }
+
+  /** Host, after the end ("한 판 더"): back to the lobby with the same options and running scores. */
+  rematch(): Promise<void> {
+    return this.send('rematch', {}, (s) => s.phase === 'lobby', true);
   }
 
   /** Resolves when my phrase comes back from the server (everyone got it). */
@@ -121,15 +183,16 @@ export class GameSession extends Emitter<SessionEvents> {
     const off = this.on('chat', (c) => {
       if (c.from === this.me && c.phrase === phrase) heard = true;
     });
-    return this.send('chat', { phrase }, () => heard).finally(off);
+    return quiet(this.send('chat', { phrase }, () => heard, false).finally(off));
   }
 
   /** Leaves on purpose (mid-game this makes me away at once); the saved seat is forgotten. */
   async leave(): Promise<void> {
     this.leaving = true;
+    this.liveness.stop();
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
     await this.options.store.clear();
-    await this.room.leave(true).catch(() => undefined);
+    await this.room.leave(true).catch(ignore);
   }
 
   // ---- helpers for the screens ---------------------------------------------------------
@@ -148,21 +211,32 @@ export class GameSession extends Emitter<SessionEvents> {
 
   // ---- internals -----------------------------------------------------------------------
 
-  private play(action: ActionName, payload: Record<string, unknown>): Promise<void> {
-    const step = this.current.step;
-    return this.send(action, { ...payload, step }, (s) => s.step > step);
+  private play(action: ActionName, payload: Record<string, unknown>, shown?: number): Promise<void> {
+    const step = shown ?? this.current.step;
+    // The snapshot already shows a later turn: the server would refuse it the same way.
+    if (step < this.current.step) return quiet(Promise.reject(new SdkError('STALE_ACTION', ROOM_MESSAGES.STALE_ACTION, action)));
+    return this.send(action, { ...payload, step }, (s) => s.step > step, true);
   }
 
-  private send(action: string, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean): Promise<void> {
+  private send(action: string, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean, resend: boolean): Promise<void> {
     // One game move at a time (the next one depends on the patch of this one).
     const busy = this.pending.has(action) || (GAME_ACTION_SET.has(action) && [...this.pending.keys()].some((k) => GAME_ACTION_SET.has(k)));
-    if (busy) return Promise.reject(localError('ACTION_PENDING', action));
-    if (!this.room.connection.isOpen) return Promise.reject(localError('CONNECTION_LOST', action));
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(this.pending.get(action)!, localError('TIMEOUT', action)), this.options.actionTimeoutMs);
-      this.pending.set(action, { action, done, resolve, reject, timer });
-      this.room.send(action, payload);
-    });
+    if (busy) return quiet(Promise.reject(localError('ACTION_PENDING', action)));
+    if (this.leaving) return quiet(Promise.reject(localError('NOT_IN_ROOM', action)));
+    if (this.reconnecting || !this.room.connection.isOpen) return quiet(Promise.reject(localError('CONNECTION_LOST', action)));
+    return quiet(
+      new Promise<void>((resolve, reject) => {
+        const p: Pending = { action, payload, done, resend, resolve, reject, timer: undefined };
+        this.pending.set(action, p);
+        this.transmit(p);
+      }),
+    );
+  }
+
+  private transmit(p: Pending) {
+    clearTimeout(p.timer);
+    p.timer = setTimeout(() => this.settle(p, localError('TIMEOUT', p.action)), this.options.actionTimeoutMs);
+    this.room.send(p.action, p.payload);
   }
 
   private settle(p: Pending | undefined, error?: SdkError) {
@@ -173,41 +247,66 @@ export class GameSession extends Emitter<SessionEvents> {
     else p.resolve();
   }
 
-  private bind(room: Room<CockroachState>) {
+  private bind({ room, takeEarly }: OpenedRoom) {
     this.room = room;
     this.current = buildSnapshot(room.state, this.me, room.roomId, this.result);
-    room.onStateChange(() => this.onState());
-    room.onMessage(SERVER_MESSAGES.error, (e: { code: string; message: string; action: string }) => {
-      const error = new SdkError(e.code, e.message, e.action);
-      const p = this.pending.get(e.action);
-      if (p) this.settle(p, error);
-      else this.emit('error', error);
+    // Handlers of a room this session gave up on (a silent socket) must stay quiet.
+    const live = () => this.room === room && this.dropped !== room;
+    room.onStateChange(() => {
+      if (!live()) return;
+      this.liveness.heard();
+      this.onState(false);
     });
-    room.onMessage(SERVER_MESSAGES.chat, (c: { from: string; phrase: ChatPhrase }) => {
-      const nickname = this.current.seats.find((s) => s.id === c.from)?.nickname ?? '';
-      this.emit('chat', { ...c, nickname, text: CHAT_PHRASES[c.phrase] ?? '' });
-      this.onState();
+    const handlers: Record<string, (message: never) => void> = {
+      [SERVER_MESSAGES.error]: (e: { code: string; message: string; action: string }) => {
+        if (e.action === 'ping') return; // a server without `pong` still proves it is there
+        const error = new SdkError(e.code, e.message, e.action);
+        const p = this.pending.get(e.action);
+        if (p) this.settle(p, error);
+        else this.emit('error', error);
+      },
+      [SERVER_MESSAGES.chat]: (c: { from: string; phrase: ChatPhrase }) => {
+        const nickname = this.current.seats.find((s) => s.id === c.from)?.nickname ?? '';
+        this.emit('chat', { ...c, nickname, text: CHAT_PHRASES[c.phrase] ?? '' });
+        this.onState(false);
+      },
+      [SERVER_MESSAGES.result]: (result: CockroachResult) => {
+        // Coming back to an ended game sends the result again: announce it only if it is news.
+        const known = this.result !== null && JSON.stringify(this.result) === JSON.stringify(result);
+        this.result = result;
+        this.onState(false);
+        if (!known) this.emit('gameOver', result);
+      },
+      [SERVER_MESSAGES.pong]: () => undefined,
+    };
+    const deliver = (type: string, message: unknown) => {
+      if (!live()) return;
+      this.liveness.heard();
+      handlers[type]?.(message as never);
+    };
+    for (const type of Object.keys(handlers)) room.onMessage(type, (message: unknown) => deliver(type, message));
+    room.onLeave((code) => {
+      if (live()) void this.onLeave(code);
     });
-    room.onMessage(SERVER_MESSAGES.result, (result: CockroachResult) => {
-      this.result = result;
-      this.onState();
-      this.emit('gameOver', result);
-    });
-    room.onLeave((code) => this.onLeave(code));
-    if (!this.spectator) void this.options.store.save({ roomId: room.roomId, sessionId: room.sessionId, token: room.reconnectionToken });
+    for (const { type, message } of takeEarly()) deliver(type, message);
+    if (!this.spectator) {
+      void this.options.store.save({ roomId: room.roomId, sessionId: room.sessionId, token: room.reconnectionToken });
+      this.liveness.start();
+    }
   }
 
-  private onState() {
+  private onState(reannounce: boolean) {
     const before = this.current;
+    if (before.phase === 'ended' && this.room.state.phase === 'lobby') this.result = null; // a rematch
     const now = buildSnapshot(this.room.state, this.me, this.room.roomId, this.result);
     this.current = now;
     if (now.round.deadline && now.round.deadline !== before.round.deadline) this.sampleOffset(now);
     for (const p of [...this.pending.values()]) if (p.done(now)) this.settle(p);
     this.emit('change', now);
-    if (now.step === before.step && now.phase === before.phase) return;
+    if (!reannounce && now.step === before.step && now.phase === before.phase) return;
     if (now.lastReveal && now.round.no !== before.round.no) this.emit('revealed', now.lastReveal);
     const cameToMe = before.round.holder !== this.me || before.round.no !== now.round.no || !before.round.hasCard;
-    if (now.round.hasCard && now.round.holder === this.me && cameToMe) {
+    if (!reannounce && now.round.hasCard && now.round.holder === this.me && cameToMe) {
       this.emit('cardHandedToMe', { from: now.round.lastPasser!, claim: now.round.claim! });
     }
     if (now.myTurn) this.emit('myTurn', { canDo: now.canDo, deadline: now.round.deadline, secondsLeft: this.secondsLeft() });
@@ -219,31 +318,76 @@ export class GameSession extends Emitter<SessionEvents> {
     if (this.offsets.length > 8) this.offsets.shift();
   }
 
+  /** Nothing heard for `deadAfterMs`: close the dead socket without waiting for its close event, and resume. */
+  private onSilent() {
+    if (this.leaving || this.reconnecting) return;
+    const dead = this.room;
+    this.dropped = dead;
+    void this.resumeSeat(SILENT_DROP);
+    closeSocket(dead);
+  }
+
   private async onLeave(code: number) {
-    for (const p of [...this.pending.values()]) this.settle(p, localError('CONNECTION_LOST', p.action));
-    if (this.leaving || code === CLOSE_CODES.CONSENTED || this.spectator) {
+    this.liveness.stop();
+    if (this.leaving || this.spectator || code === CLOSE_CODES.CONSENTED) {
+      for (const p of [...this.pending.values()]) this.settle(p, localError(this.leaving ? 'NOT_IN_ROOM' : 'CONNECTION_LOST', p.action));
+      // The server closes with CONSENTED only when the room itself closes: the seat is gone.
+      if (!this.leaving && !this.spectator) await this.options.store.clear();
       this.emit('left', { code });
       return;
     }
+    await this.resumeSeat(code);
+  }
+
+  private async resumeSeat(code: number) {
+    this.reconnecting = true;
+    this.liveness.stop();
+    const heardAt = this.liveness.heardAt;
+    // Moves in flight wait for the reconnect: the fresh state says whether they were applied.
+    for (const p of this.pending.values()) clearTimeout(p.timer);
     this.emit('connectionLost', { code });
-    const token = this.room.reconnectionToken;
-    const giveUpAt = Date.now() + this.options.graceSeconds * 1000;
-    for (let delay = 250; !this.leaving && Date.now() < giveUpAt; delay = Math.min(delay * 2, 8000)) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      try {
-        const room = await this.client.reconnect<CockroachState>(token, CockroachState);
-        await firstState(room);
-        this.bind(room);
-        this.onState();
-        this.emit('reconnected', this.current);
-        return;
-      } catch {
-        // The server may not have noticed the drop yet, or the network is still down: retry.
-      }
+    const now = Date.now();
+    const outcome = await reconnectSeat(this.client, this.room.reconnectionToken, {
+      firstDelayMs: 250,
+      giveUpAt: now + this.options.graceSeconds * 1000,
+      goneAfter: Math.max(now, heardAt + this.options.serverNoticeMs),
+      cancelled: () => this.leaving,
+    });
+    this.reconnecting = false;
+    if ('opened' in outcome) {
+      if (this.leaving) return void outcome.opened.room.leave(true).catch(ignore);
+      this.bind(outcome.opened);
+      this.onState(true);
+      this.settleAfterReconnect();
+      this.emit('reconnected', this.current);
+      return;
     }
-    await this.options.store.clear();
-    const failed = localError('CONNECTION_LOST', 'reconnect');
+    if (this.leaving) return;
+    const failed = outcome.error;
+    for (const p of [...this.pending.values()]) this.settle(p, new SdkError(failed.code, failed.message, p.action));
+    // A seat the server no longer holds is forgotten; one it could not be asked about is kept for resume().
+    if (failed.code !== 'CONNECTION_FAILED') await this.options.store.clear();
     this.emit('reconnectFailed', failed);
     this.emit('left', { code });
+  }
+
+  /** A move sent just before the drop: applied → resolved; not applied → sent again (its step still guards it). */
+  private settleAfterReconnect() {
+    for (const p of [...this.pending.values()]) {
+      if (p.done(this.current)) this.settle(p);
+      else if (p.resend) this.transmit(p);
+      else this.settle(p, localError('CONNECTION_LOST', p.action));
+    }
+  }
+}
+
+/** Ends a socket that went silent. Node's `ws` can terminate at once; a browser closes as it can. */
+function closeSocket(room: Room<CockroachState>) {
+  const ws = (room.connection as unknown as { transport?: { ws?: { terminate?: () => void } } }).transport?.ws;
+  try {
+    if (typeof ws?.terminate === 'function') ws.terminate();
+    else room.connection.close();
+  } catch {
+    // Already closed.
   }
 }

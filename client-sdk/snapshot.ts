@@ -1,6 +1,7 @@
 import { KIND_NAMES_KO, KINDS, Kind } from '../server/rules/kinds';
 import { DangerLevel, dangerLevel } from '../server/rules/danger';
 import { whatCanDo, ActionName } from './helpers';
+import { groupHand } from './hands';
 import type { CockroachResult } from '../server/rules/result';
 import type { CockroachState } from '../server/schema/CockroachState';
 import { OPTION_SPECS, WireOptions } from '../server/rules/options';
@@ -24,6 +25,12 @@ export interface SeatSnapshot {
   away: boolean;
   isMe: boolean;
   isHost: boolean;
+  /** A practice bot the host seated. */
+  bot: boolean;
+  /** Points over this room's finished games: 1 per game won, 0 for the loss. */
+  score: number;
+  /** The cards in this hand, grouped by kind: mine always, everyone's once the game has ended; null while hidden. */
+  hand: HandGroup[] | null;
 }
 
 export interface HandGroup {
@@ -87,6 +94,8 @@ export interface GameSnapshot {
   /** Two-player set-aside kinds, after the end. */
   removed: Kind[];
   result: CockroachResult | null;
+  /** Games finished in this room (the running score's count). */
+  gamesPlayed: number;
 }
 
 function snapshotOptions(state: CockroachState, loseCount: number): GameSnapshot['options'] {
@@ -121,6 +130,9 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
       away: p.away,
       isMe: id === me,
       isHost: id === state.hostId,
+      bot: p.bot,
+      score: p.score,
+      hand: id === me || state.phase === 'ended' ? groupHand(p.hand) : null,
     };
   });
 
@@ -158,6 +170,7 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
     isHost: me !== null && me === state.hostId,
     options: snapshotOptions(state, loseCount),
     step: state.step,
+    gamesPlayed: state.gamesPlayed,
     seats,
     myHand,
     myHandCount: mine?.handCount ?? 0,

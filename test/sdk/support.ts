@@ -1,0 +1,73 @@
+/** Shared helpers of the SDK tests: wait on events and patches (never on a fixed sleep), and drop or silence a socket. */
+import assert from 'node:assert/strict';
+import type { Client, Room } from 'colyseus.js';
+import { GameSession, SdkError } from '../../client-sdk/index';
+import type { SessionEvents } from '../../client-sdk/session';
+
+export async function rejects(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (e: unknown) => {
+    assert.ok(e instanceof SdkError, `not an SdkError: ${String(e)}`);
+    assert.equal(e.code, code);
+    assert.match(e.message, /[\uAC00-\uD7A3]/, 'a Korean sentence');
+    return true;
+  });
+}
+
+/** Resolves once `test()` holds, re-checked on every snapshot change. */
+export function until(session: GameSession, test: () => boolean, what: string, ms = 5000): Promise<void> {
+  if (test()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), ms);
+    const off = session.on('change', () => {
+      if (test()) {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+/** The next `event` of a session. */
+export function next<K extends keyof SessionEvents>(session: GameSession, event: K, ms = 5000): Promise<SessionEvents[K]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${String(event)}`))), ms);
+    const off = session.once(event, (payload) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+type Internals = { room: Room; client: Client };
+const internals = (session: GameSession) => session as unknown as Internals;
+
+/** The colyseus.js room a session currently talks through. */
+export const roomOf = (session: GameSession): Room => internals(session).room;
+
+/** A dropped connection, as when a phone changes network: the close reaches the server. */
+export function dropSocket(session: GameSession): void {
+  roomOf(session).connection.close();
+}
+
+/**
+ * A silently lost network: nothing the server sends is read any more, and no close event comes
+ * (the socket is paused, not closed).
+ */
+export function silenceSocket(session: GameSession): void {
+  const ws = (roomOf(session).connection as unknown as { transport: { ws: { _socket: { pause(): void } } } }).transport.ws;
+  ws._socket.pause();
+}
+
+/** Holds the session's reconnection tries until the returned function is called. */
+export function holdReconnects(session: GameSession): () => void {
+  const client = internals(session).client;
+  const original = client.reconnect.bind(client);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  client.reconnect = (async (...args: Parameters<Client['reconnect']>) => {
+    await gate;
+    return original(...args);
+  }) as Client['reconnect'];
+  return () => open();
+}
