@@ -138,12 +138,15 @@ function projectPlayer(player: Player, game: Game, id: PlayerId, seat: number) {
   const front = game.fronts[id];
   for (let i = player.front.length; i < front.length; i++) player.front.push(game.kinds[front[i]]);
   // After the deal, cards only ever leave a hand: equal sizes mean equal hands.
-  if (player.hand.size === hand.length) return;
-  const held = new Set(hand.map(String));
-  for (const key of [...player.hand.keys()]) if (!held.has(key)) player.hand.delete(key);
-  for (const id of hand) {
+  const map = player.hand;
+  if (map.size === hand.length) return;
+  // A hand holds at most a few dozen cards: a scan allocates nothing, unlike a Set per action.
+  if (map.size > hand.length) map.forEach((_kind, key) => {
+    if (!hand.includes(Number(key))) map.delete(key);
+  });
+  if (map.size < hand.length) for (const id of hand) {
     const key = String(id);
-    if (!player.hand.has(key)) player.hand.set(key, game.kinds[id]);
+    if (!map.has(key)) map.set(key, game.kinds[id]);
   }
 }
 
@@ -154,8 +157,13 @@ function projectRound(state: CockroachState, game: Game, newGame: boolean) {
     // A new card, a new set of people who saw it: a new instance (filters never take back).
     round = new Round().assign({ no: r.no, deadline: state.round.deadline });
     state.round = round;
+    // Public and overwritten whole at each call: one instance per game (fewer objects per
+    // call; equal fields are not re-sent). Clients notice a new reveal by `round.no`.
     const lr = game.lastReveal;
-    if (lr) state.lastReveal = new LastReveal().assign({ kind: lr.kind, claim: lr.claim, call: lr.call, caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy });
+    if (lr) {
+      const reveal = state.lastReveal ?? (state.lastReveal = new LastReveal());
+      reveal.assign({ kind: lr.kind, claim: lr.claim, call: lr.call, caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy });
+    }
   }
   round.starter = r.starter;
   round.holder = r.holder ?? '';
