@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ClientOptions, CockroachClient, GameSession, MemoryTokenStore } from '../../client-sdk/index';
 import { useTestServer } from '../support/server';
-import { dropSocket, holdReconnects, next, rejects, roomOf, silenceSocket, until } from './support';
+import { dropSocket, holdReconnects, loseNetwork, next, rejects, roomOf, silenceSocket, until } from './support';
 
 /** Two players in a started game; `byTurn()` names whose turn it is and the other. */
 async function startedPair(endpoint: string, options: ClientOptions = {}) {
@@ -108,6 +108,25 @@ describe('SDK: connections a phone survives', function () {
     assert.equal(mover.me, me);
     await until(other, () => other.snapshot.seats.find((s) => s.id === me)?.connected === true, 'back for the others');
     await mover.offer(firstCard(mover), other.me!, 'bat');
+  });
+
+  it('keeps trying while the server has not noticed the drop yet (a refused token is not final then), and gets the seat back once it has', async function () {
+    this.timeout(40000);
+    const { byTurn } = await startedPair(ts.endpoint, { pingIntervalMs: 200, deadAfterMs: 1000 });
+    const { mover, other } = byTurn();
+    const me = mover.me;
+    const free = loseNetwork(mover);
+    try {
+      await next(mover, 'connectionLost');
+      const failed: unknown[] = [];
+      mover.on('reconnectFailed', (e) => failed.push(e));
+      await next(mover, 'reconnected', 30000);
+      assert.deepEqual(failed, []);
+      assert.equal(mover.me, me);
+      await mover.offer(firstCard(mover), other.me!, 'bat');
+    } finally {
+      free();
+    }
   });
 
   it('stops at the first answer that the room is gone: reconnectFailed ROOM_CLOSED, the saved seat forgotten', async () => {

@@ -71,3 +71,16 @@ export function holdReconnects(session: GameSession): () => void {
   }) as Client['reconnect'];
   return () => open();
 }
+
+/**
+ * A network lost for real: nothing is read, and closing the socket on this side never reaches
+ * the server, which keeps the old connection until its heartbeat cuts it (about 9 s). Returns
+ * the function that finally frees the socket.
+ */
+export function loseNetwork(session: GameSession): () => void {
+  const socket = (roomOf(session).connection as unknown as { transport: { ws: { _socket: { pause(): void; destroy(): unknown } } } }).transport.ws._socket;
+  socket.pause();
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = () => socket;
+  return () => void destroy();
+}
