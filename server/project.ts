@@ -105,8 +105,17 @@ export function setDeadline(state: CockroachState, epochMs: number): void {
   state.round.deadline = epochMs;
 }
 
-/** The game last projected into each state, and whether its end has been projected. */
-const projected = new WeakMap<CockroachState, { game: Game; ended: boolean }>();
+/**
+ * The game last projected into each state, whether its end has been projected, and per player
+ * what was last written (seat, hand and front sizes) so that an action touches only the players
+ * it changed: reading a schema collection goes through a Proxy, six players per action add up.
+ */
+interface Projected {
+  game: Game;
+  ended: boolean;
+  players: Map<PlayerId, { seat: number; hand: number; front: number }>;
+}
+const projected = new WeakMap<CockroachState, Projected>();
 
 /**
  * Brings the schema in line with the game after `setupGame` or any applied action. A new `Game`
@@ -116,7 +125,7 @@ export function projectGame(state: CockroachState, game: Game): void {
   let last = projected.get(state);
   const newGame = !last || last.game !== game;
   if (newGame) {
-    last = { game, ended: false };
+    last = { game, ended: false, players: new Map() };
     projected.set(state, last);
     if (state.order.length > 0) state.order.clear();
     state.order.push(...game.order);
@@ -126,7 +135,16 @@ export function projectGame(state: CockroachState, game: Game): void {
   state.phase = game.phase;
   state.step = game.step;
   state.options.loseCount = game.options.loseCount;
-  game.order.forEach((id, seat) => projectPlayer(state.players.get(id)!, game, id, seat));
+  const seen = last!.players;
+  for (let seat = 0; seat < game.order.length; seat++) {
+    const id = game.order[seat];
+    const was = seen.get(id);
+    const hand = game.hands[id].length;
+    const front = game.fronts[id].length;
+    if (was && was.seat === seat && was.hand === hand && was.front === front) continue;
+    projectPlayer(state.players.get(id)!, game, id, seat);
+    seen.set(id, { seat, hand, front });
+  }
   projectRound(state, game, newGame);
   if (endsNow) projectEnd(state, game);
 }

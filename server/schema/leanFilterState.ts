@@ -32,12 +32,29 @@ class IndexBits {
 /** Stands in for the library's `ClientState` on `client.$filterState`. */
 export class LeanClientState {
   /** Keyed by the library's change trees; weak, so a dropped object takes its entry with it. */
-  readonly containerIndexes = new WeakMap<object, IndexBits>();
+  private readonly bits = new WeakMap<object, IndexBits>();
+  // The library asks about one tree three times in a row (known? add, get): one lookup serves all.
+  // Holds the last tree asked about until the next question: one object per client at most.
+  private lastTree: object | null = null;
+  private lastBits: IndexBits | undefined;
+
   /** The library asks whether the client knows an object: it does once it has an entry. */
-  readonly refIds = { has: (tree: object): boolean => this.containerIndexes.has(tree) };
+  readonly refIds = { has: (tree: object): boolean => this.lookup(tree) !== undefined };
+  readonly containerIndexes = { get: (tree: object): IndexBits | undefined => this.lookup(tree) };
 
   addRefId(tree: object): void {
-    if (!this.containerIndexes.has(tree)) this.containerIndexes.set(tree, new IndexBits());
+    if (this.lookup(tree) !== undefined) return;
+    const bits = new IndexBits();
+    this.bits.set(tree, bits);
+    this.lastBits = bits;
+  }
+
+  private lookup(tree: object): IndexBits | undefined {
+    if (tree !== this.lastTree) {
+      this.lastTree = tree;
+      this.lastBits = this.bits.get(tree);
+    }
+    return this.lastBits;
   }
 }
 
