@@ -34,9 +34,10 @@ export function setLogContext(fields: LogFields): void {
   context = { ...fields };
 }
 
-/** Tests: capture lines instead of writing them. `null` restores stdout. */
+/** Tests: capture lines instead of writing them. `null` restores stdout. A new sink starts with a fresh throttle. */
 export function setLogSink(next: ((line: string) => void) | null): void {
   sink = next ?? ((line) => void process.stdout.write(line + '\n'));
+  buckets.clear();
 }
 
 function clean(value: LogValue): LogValue {

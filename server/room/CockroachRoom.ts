@@ -140,6 +140,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     const back = await this.holdSeat(client);
     if (!back || !this.state.players.has(id)) return;
     setPresence(this.state, id, { connected: true, away: false });
+    if (!this.state.players.has(this.state.hostId)) setHost(this.state, id);
     this.broadcastPatch();
     this.sendResultTo(back);
   }
@@ -153,14 +154,21 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   private async holdSeat(client: Client): Promise<Client | null> {
     const id = client.sessionId;
     const reconnection = this.allowReconnection(client, 'manual');
-    const lobby = this.state.phase === 'lobby';
-    const seconds = lobby ? CockroachRoom.settings.lobbyGraceSeconds : CockroachRoom.settings.reconnectGraceSeconds;
-    const grace = this.table.timers.after(seconds * 1000, () => {
+    const { lobbyGraceSeconds, reconnectGraceSeconds } = CockroachRoom.settings;
+    const droppedAt = this.now();
+    // A lobby seat waits the short grace; a game seat the full one, counted from the drop even
+    // when the game started meanwhile.
+    const expire = () => {
       if (this.state.phase === 'lobby') return this.releaseSeat(id);
+      const left = droppedAt + reconnectGraceSeconds * 1000 - this.now();
+      const held = this.held.get(id);
+      if (left > 0 && held) return void (held.grace = this.table.timers.after(left, expire));
       metrics.reconnection(this.roomId, id, 'expired');
       this.markAway(id);
-    });
-    this.held.set(id, { reject: () => reconnection.reject(new Error('seat released')), grace });
+    };
+    const seconds = this.state.phase === 'lobby' ? lobbyGraceSeconds : reconnectGraceSeconds;
+    const seat: HeldSeat = { reject: () => reconnection.reject(new Error('seat released')), grace: this.table.timers.after(seconds * 1000, expire) };
+    this.held.set(id, seat);
     try {
       const back = await reconnection;
       metrics.reconnection(this.roomId, id, 'reconnected');
@@ -168,8 +176,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     } catch {
       return null;
     } finally {
-      grace.clear();
-      this.held.delete(id);
+      seat.grace.clear();
+      if (this.held.get(id) === seat) this.held.delete(id);
     }
   }
 
@@ -190,6 +198,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   private markAway(id: PlayerId): void {
     setPresence(this.state, id, { connected: false, away: true });
+    // At the results screen someone present must be able to ask for a rematch.
+    if (this.state.phase === 'ended' && this.state.hostId === id) setHost(this.state, this.table.firstPresentHuman());
     this.table.presenceChanged();
     if (this.state.phase === 'ended' && this.table.everyHumanAway()) this.disconnect().catch(() => undefined);
   }
