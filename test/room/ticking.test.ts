@@ -14,7 +14,7 @@ function fakeSocket(readyState = 1) {
 }
 const clientsOf = (...sockets: ReturnType<typeof fakeSocket>[]) => sockets.map((ref) => ({ ref }) as unknown as Client);
 
-describe('room: one tick a second, patches sent at once, heartbeat per room', function () {
+describe('room: one tick, patches sent at once, heartbeat per room', function () {
   this.timeout(20000);
   const ts = useTestServer();
 
