@@ -101,9 +101,11 @@ async function move(p: Player) {
       await handOver(p, turn, false);
     } else {
       if (!can.includes('peek')) assert.ok(await peek.isDisabled(), 'peek is greyed out when not allowed');
+      const reveals = (await p.page.locator('#reveal').getAttribute('data-count')) ?? '0';
       await p.page.locator(turn % 2 ? '#call-false' : '#call-true').click();
-      await p.page.locator('#reveal.show').waitFor();
-      await shotOnce(p, 'reveal');
+      // The reveal shows for a moment only: wait on its counter, photograph it while it is up.
+      await p.page.waitForSelector(`#reveal:not([data-count="${reveals}"])`, { state: 'attached' });
+      if (!shots.has('reveal') && (await p.page.locator('#reveal.show').isVisible())) await shotOnce(p, 'reveal');
     }
   }
   // Selectors, not script predicates: the page's CSP forbids the eval a string predicate needs.
@@ -136,6 +138,7 @@ describe('/play in Chromium', function () {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   let base: string;
+  const players: Player[] = [];
 
   before(async function () {
     const executablePath = findChromium();
@@ -150,6 +153,11 @@ describe('/play in Chromium', function () {
     browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    for (const p of players) await p.shot(`failed-${p.nickname}`).catch(() => undefined);
+  });
+
   after(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
@@ -162,7 +170,9 @@ describe('/play in Chromium', function () {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[${nickname}] page error:`, e.message));
     await page.goto(`${base}/play`);
-    return new Player(page, nickname);
+    const player = new Player(page, nickname);
+    players.push(player);
+    return player;
   }
 
   it('serves the page, its bundle and its art with a content security policy', async () => {
@@ -226,6 +236,8 @@ describe('/play in Chromium', function () {
     await host.page.locator('#start').click();
     await Promise.all([host.waitScreen('table'), friend.waitScreen('table'), watcher.waitScreen('table')]);
     assert.equal(await watcher.page.locator('.hand-card').count(), 0, 'a watcher holds no cards');
+    await watcher.page.locator('.opponent').nth(3).waitFor();
+    await watcher.shot('watching');
 
     // --- quick chat reaches the other player ---
     await host.page.locator('button.chat[data-phrase="really"]').click();
@@ -258,6 +270,7 @@ describe('/play in Chromium', function () {
       assert.equal(await friend.attr('skin'), 'animals', 'the skin is remembered too');
     });
     assert.ok(reloaded, 'the friend reloaded during the game');
+    assert.ok(shots.has('reveal'), 'a reveal was on screen after a call');
     assert.ok(dropped, 'the friend lost the network during the game and came back');
     assert.ok(moves > 2);
 

@@ -85,8 +85,14 @@ function bind(session: GameSession) {
   drop();
   page.session = session;
   page.table = freshTableUi();
+  let phase = session.snapshot.phase;
   unbind = [
-    session.on('change', () => render()),
+    session.on('change', (snap) => {
+      // The call that ends the game starts no new round, so no `revealed`: show it from the end.
+      if (phase === 'playing' && snap.phase === 'ended' && snap.lastReveal) showReveal(snap.lastReveal);
+      phase = snap.phase;
+      render();
+    }),
     session.on('revealed', (r) => showReveal(r)),
     session.on('chat', (c) => {
       page.chats.set(c.from, { text: c.text, until: Date.now() + 4000 });
@@ -124,9 +130,13 @@ function showBanner(text: string | null) {
   banner.classList.toggle('show', text !== null);
 }
 
+let revealShownAt = -1;
+let revealCount = 0;
+
 function showReveal(r: { kind: string; claim: string; call: 'true' | 'false'; caller: string; correct: boolean; takenBy: string }) {
   const s = page.session;
-  if (!s) return;
+  if (!s || revealShownAt === s.snapshot.step) return;
+  revealShownAt = s.snapshot.step;
   const name = (id: string) => s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
   const skin = page.skin;
   const box = document.getElementById('reveal')!;
@@ -149,6 +159,7 @@ function showReveal(r: { kind: string; claim: string; call: 'true' | 'false'; ca
   void box.offsetWidth; // restart the flip animation
   box.classList.add('show');
   box.dataset.round = String(s.snapshot.round.no);
+  box.dataset.count = String(++revealCount); // how many reveals this page has shown (tests wait on it)
   setTimeout(() => {
     if (box.dataset.round === String(s.snapshot.round.no)) box.classList.remove('show');
   }, 2600);
