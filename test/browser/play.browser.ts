@@ -45,6 +45,7 @@ class Player {
 }
 
 const shots = new Set<string>();
+let peeked = false;
 async function shotOnce(p: Player, name: string) {
   if (shots.has(name)) return;
   shots.add(name);
@@ -65,8 +66,13 @@ async function handOver(p: Player, turn: number, withCard: boolean) {
   }
   const targets = page.locator('button.target:not([disabled])');
   await targets.first().waitFor();
-  const greyed = page.locator('button.target[disabled] .reason');
-  if (!withCard && (await greyed.count()) > 0) await shotOnce(p, 'turn-pass-greyed');
+  if (!withCard) {
+    // Whoever has seen the card (the starter at least) is greyed out, saying why.
+    const greyed = page.locator('button.target[disabled] .reason');
+    assert.ok((await greyed.count()) >= 1, 'someone who saw the card is greyed out');
+    assert.match((await greyed.first().textContent()) ?? '', /봤어요/);
+    await shotOnce(p, 'turn-pass-greyed');
+  }
   await targets.nth(turn % (await targets.count())).click();
   await page.locator('.claim-grid button.claim').first().waitFor();
   assert.equal(await page.locator('.claim-grid button.claim').count(), 8);
@@ -95,7 +101,8 @@ async function move(p: Player) {
   } else {
     await shotOnce(p, 'turn-judge');
     const peek = p.page.locator('#peek');
-    if (can.includes('peek') && turn % 3 === 1) {
+    if (can.includes('peek') && (!peeked || turn % 3 === 1)) {
+      peeked = true;
       await peek.click();
       await p.page.waitForSelector('body[data-can="pass"]');
       await handOver(p, turn, false);
@@ -271,6 +278,7 @@ describe('/play in Chromium', function () {
     });
     assert.ok(reloaded, 'the friend reloaded during the game');
     assert.ok(shots.has('reveal'), 'a reveal was on screen after a call');
+    assert.ok(peeked, 'someone peeked and passed the card on');
     assert.ok(dropped, 'the friend lost the network during the game and came back');
     assert.ok(moves > 2);
 

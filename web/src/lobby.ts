@@ -48,6 +48,19 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
     played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
     el('section', { class: 'panel' }, el('h2', {}, `모인 사람 ${seats.length}/${MAX_SEATS}`), el('ul', { class: 'seats' }, ...seats.map((seat) => seatRow(page, s, seat)), ...Array.from({ length: empty }, () => el('li', { class: 'seat empty' }, '빈 자리')))),
     el('section', { class: 'panel rules-chips' }, ...rules.map((r) => el('span', { class: 'chip' }, r))),
+    el(
+      'details',
+      { class: 'panel help' },
+      el('summary', {}, '❓ 어떻게 놀아요?'),
+      el(
+        'ol',
+        {},
+        el('li', {}, '내 차례에는 카드 한 장을 골라 친구에게 건네며 무슨 그림인지 말해요. 거짓말을 해도 돼요!'),
+        el('li', {}, '받은 친구는 "진짜!" 또는 "거짓말!"을 눌러요. 맞히면 건넨 사람이, 틀리면 받은 사람이 카드를 앞에 놓아요.'),
+        el('li', {}, '자신 없으면 "몰래 보고 넘기기": 카드를 혼자 보고 아직 안 본 친구에게 다시 건네요.'),
+        el('li', {}, `같은 그림이 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장 내 앞에 모이면 져요. 노란 배지는 조심, 빨간 배지는 위험!`),
+      ),
+    ),
     snap.isHost
       ? el(
           'section',

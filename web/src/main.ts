@@ -4,7 +4,7 @@
  * is taken back after a reload through a localStorage TokenStore.
  */
 import { CockroachClient, GameSession, SdkError } from '../../client-sdk/index';
-import { SKINS } from './art';
+import { claimLine, SKINS } from './art';
 import { el, replace } from './dom';
 import { entryScreen } from './entry';
 import { lobbyScreen } from './lobby';
@@ -148,6 +148,7 @@ function showReveal(r: { kind: string; claim: string; call: 'true' | 'false'; ca
     el(
       'div',
       { class: 'reveal-inner' },
+      el('div', { class: 'reveal-claim' }, `"${claimLine(skin.names[r.claim as keyof typeof skin.names])}"`),
       el('div', { class: 'reveal-call' }, `${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
       card,
       el('div', { class: 'reveal-kind' }, `정답은 ${skin.names[kind]}!`),
