@@ -11,7 +11,11 @@ export async function checkFairness(result: CockroachResult): Promise<FairVerdic
   let record: unknown;
   try {
     const res = await fetch(`/api/games/${encodeURIComponent(result.gameId)}`, { headers: { accept: 'application/json' } });
-    if (!res.ok) return { ok: false, why: res.status === 404 ? '아직 이 게임의 기록이 없어요.' : '기록을 받아오지 못했어요.' };
+    if (!res.ok) {
+      // The server's refusals carry a short Korean sentence ({ code, message }).
+      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+      return { ok: false, why: typeof body?.message === 'string' ? body.message : '기록을 받아오지 못했어요.' };
+    }
     record = await res.json();
   } catch {
     return { ok: false, why: '기록을 받아오지 못했어요.' };
