@@ -106,8 +106,11 @@ function bind(session: GameSession) {
       render();
     }),
     session.on('reconnectFailed', (e) => {
-      showBanner(null);
+      // The seat is gone (or the network stayed away): back to the start, saying why.
       page.toast(e.message);
+      if (page.session !== session) return;
+      drop();
+      render();
     }),
     session.on('left', () => {
       if (page.session !== session) return;
@@ -204,22 +207,21 @@ async function boot() {
   render();
   if (!localSeatStore.load()) return;
   showBanner('내 자리로 돌아가는 중이에요…');
-  const seat = localSeatStore.load()!;
-  // Right after a reload the server may not have seen the old socket close yet, and the SDK
-  // forgets a seat it could not take back: keep a copy and try a few times.
+  // The SDK keeps the seat when the server could not be reached (CONNECTION_FAILED): try again
+  // a few times; any other answer (ROOM_CLOSED, SEAT_GONE, ...) is final and goes to the lobby.
   for (let attempt = 0; ; attempt++) {
     try {
       bind(await page.client.resume());
       return;
     } catch (e) {
-      if (attempt >= 3) {
+      const retry = e instanceof SdkError && e.code === 'CONNECTION_FAILED' && attempt < 3;
+      if (!retry) {
         showBanner(null);
         if (e instanceof SdkError && e.code !== 'NO_SAVED_SEAT') page.toast(e.message);
         render();
         return;
       }
-      localSeatStore.save(seat);
-      await new Promise((r) => setTimeout(r, 600 * (attempt + 1)));
+      await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
     }
   }
 }
