@@ -65,6 +65,8 @@ const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
 /** Reported as the close code when the SDK itself gave up on a silent connection. */
 const SILENT_DROP = 1006;
 const ignore = () => undefined;
+/** How long leave() waits for the server to confirm before it closes the socket itself. */
+const LEAVE_CONFIRM_MS = 3000;
 
 /** A promise the app may ignore without an unhandled rejection; awaiting it still throws. */
 function quiet<T>(promise: Promise<T>): Promise<T> {
@@ -188,11 +190,27 @@ export class GameSession extends Emitter<SessionEvents> {
 
   /** Leaves on purpose (mid-game this makes me away at once); the saved seat is forgotten. */
   async leave(): Promise<void> {
+    if (this.leaving) return;
+    // While reconnecting there is no open socket whose close would announce `left`.
+    const announce = this.reconnecting || !this.room.connection.isOpen;
     this.leaving = true;
     this.liveness.stop();
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
     await this.options.store.clear();
-    await this.room.leave(true).catch(ignore);
+    if (announce) return this.emit('left', { code: CLOSE_CODES.CONSENTED });
+    // A socket that went silent never confirms: do not wait for it for ever.
+    const room = this.room;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const confirmed = await Promise.race([
+      room.leave(true).then(() => true, () => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LEAVE_CONFIRM_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!confirmed) {
+      this.dropped = room;
+      closeSocket(room);
+      this.emit('left', { code: CLOSE_CODES.CONSENTED });
+    }
   }
 
   // ---- helpers for the screens ---------------------------------------------------------

@@ -129,6 +129,23 @@ describe('SDK: connections a phone survives', function () {
     }
   });
 
+  it('leaves at once while reconnecting, and within a few seconds from a silent socket', async () => {
+    const { a, b } = await startedPair(ts.endpoint);
+    holdReconnects(a);
+    const lost = next(a, 'connectionLost');
+    dropSocket(a);
+    await lost;
+    const aLeft = next(a, 'left', 1000);
+    await a.leave();
+    await aLeft;
+    silenceSocket(b);
+    const bLeft = next(b, 'left');
+    const startedAt = Date.now();
+    await b.leave();
+    await bLeft;
+    assert.ok(Date.now() - startedAt < 4000);
+  });
+
   it('stops at the first answer that the room is gone: reconnectFailed ROOM_CLOSED, the saved seat forgotten', async () => {
     const store = new MemoryTokenStore();
     const { a, b } = await startedPair(ts.endpoint);
