@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { EdgeConfig } from '../ops/config';
 import { ROOM_MESSAGES } from '../protocol';
+import { normaliseAddress } from './clientAddress';
 import { edgeRefused } from './edgeMetrics';
 import { isMatchmakePath, MatchmakeGuard } from './matchmake';
 
@@ -20,7 +21,7 @@ export function createEdgeServer(edge: EdgeConfig): http.Server {
     connectionsCheckingInterval: 1000,
   });
   server.timeout = edge.idleTimeoutMs;
-  limitConnections(server, edge.maxConnections);
+  limitConnections(server, edge);
   return server;
 }
 
@@ -32,8 +33,22 @@ export function createEdgeServer(edge: EdgeConfig): http.Server {
 export function routeRequests(server: http.Server, app: RequestListener, edge: EdgeConfig): MatchmakeGuard {
   const guard = new MatchmakeGuard(edge);
   server.removeAllListeners('request');
-  server.on('request', (req, res) => (isMatchmakePath(req.url) ? guard.handle(req, res) : app(req, res)));
+  server.on('request', (req, res) => {
+    spoke(req.socket);
+    if (isMatchmakePath(req.url)) guard.handle(req, res);
+    else app(req, res);
+  });
   return guard;
+}
+
+/** Connections that have not started a request yet, with the timer that closes them. */
+const silent = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
+
+function spoke(socket: Socket): void {
+  const timer = silent.get(socket);
+  if (timer === undefined) return;
+  clearTimeout(timer);
+  silent.delete(socket);
 }
 
 const BUSY_BODY = JSON.stringify({ code: 'SERVER_BUSY', message: ROOM_MESSAGES.SERVER_BUSY, error: `SERVER_BUSY: ${ROOM_MESSAGES.SERVER_BUSY}` });
@@ -42,22 +57,54 @@ const BUSY_RESPONSE =
   `Content-Length: ${Buffer.byteLength(BUSY_BODY)}\r\n\r\n${BUSY_BODY}`;
 
 /**
- * At most `max` open connections; one more is answered 503 SERVER_BUSY and closed. Node's own
- * `maxConnections`, a little above, is the backstop that drops without a word.
+ * Connections the edge lets in:
+ * - at most `maxConnections` open; one more is answered 503 SERVER_BUSY and closed (Node's own
+ *   `maxConnections`, a little above, is the backstop that drops without a word);
+ * - at most `connectionsPerAddress` from one address that is not a trusted proxy (a proxy
+ *   carries everyone's connections and limits them per client itself): the rest are closed at once;
+ * - a connection must start a request (or a WebSocket upgrade) within the headers timeout.
+ *   Node's own headers timeout only runs once a request has begun, so a socket that sends
+ *   nothing at all would otherwise live until the idle timeout.
  */
-export function limitConnections(server: http.Server, max: number): { open(): number } {
+export function limitConnections(server: http.Server, edge: Pick<EdgeConfig, 'maxConnections' | 'connectionsPerAddress' | 'trustedProxies' | 'headersTimeoutMs'>): { open(): number } {
   let open = 0;
+  const max = edge.maxConnections;
+  const trusted = new Set(edge.trustedProxies);
+  const perAddress = new Map<string, number>();
   server.maxConnections = max + 64;
+  // Requests are marked by the router (routeRequests): Colyseus replaces every 'request' listener.
+  server.on('upgrade', (req: http.IncomingMessage) => spoke(req.socket));
   server.on('connection', (socket: Socket) => {
+    socket.on('error', () => undefined);
     if (open >= max) {
       edgeRefused('SERVER_BUSY');
-      socket.on('error', () => undefined);
       socket.end(BUSY_RESPONSE);
       socket.setTimeout(2000, () => socket.destroy());
       return;
     }
+    const address = normaliseAddress(socket.remoteAddress ?? '');
+    const limited = edge.connectionsPerAddress > 0 && !trusted.has(address);
+    if (limited) {
+      const count = perAddress.get(address) ?? 0;
+      if (count >= edge.connectionsPerAddress) {
+        edgeRefused('TOO_MANY_CONNECTIONS');
+        socket.destroy();
+        return;
+      }
+      perAddress.set(address, count + 1);
+    }
     open++;
-    socket.once('close', () => open--);
+    const timer = setTimeout(() => socket.destroy(), edge.headersTimeoutMs);
+    timer.unref();
+    silent.set(socket, timer);
+    socket.once('close', () => {
+      open--;
+      spoke(socket);
+      if (!limited) return;
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
   });
   return { open: () => open };
 }

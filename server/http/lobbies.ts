@@ -41,3 +41,47 @@ export class LobbyLedger {
     return still.length;
   }
 }
+
+/**
+ * Seat reservations each client address holds and has not used yet. One of this process's rooms
+ * is asked (the reservation is still in `reservedSeats`, not consumed); one elsewhere counts
+ * until its reservation time has passed.
+ */
+export class PendingSeats {
+  private readonly byAddress = new Map<string, { roomId: string; sessionId: string; local: boolean; until: number }[]>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly reservationMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  mayReserve(address: string): boolean {
+    return this.limit <= 0 || this.pending(address) < this.limit;
+  }
+
+  reserved(address: string, reservation: { sessionId: string; room: { roomId: string; processId?: string } }): void {
+    if (this.limit <= 0) return;
+    const list = this.byAddress.get(address) ?? [];
+    const local = reservation.room.processId === undefined || reservation.room.processId === matchMaker.processId;
+    list.push({ roomId: reservation.room.roomId, sessionId: reservation.sessionId, local, until: this.now() + this.reservationMs });
+    this.byAddress.set(address, list);
+    if (this.byAddress.size > 50_000) this.byAddress.delete(this.byAddress.keys().next().value!);
+  }
+
+  pending(address: string): number {
+    const list = this.byAddress.get(address);
+    if (!list) return 0;
+    const t = this.now();
+    const still = list.filter(({ roomId, sessionId, local, until }) => {
+      if (t >= until) return false;
+      if (!local) return true;
+      const seats = (matchMaker.getRoomById(roomId) as unknown as { reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> } | undefined)?.reservedSeats;
+      const seat = seats ? Object.getOwnPropertyDescriptor(seats, sessionId)?.value : undefined;
+      return seat !== undefined && seat[2] === false;
+    });
+    if (still.length === 0) this.byAddress.delete(address);
+    else this.byAddress.set(address, still);
+    return still.length;
+  }
+}

@@ -9,7 +9,7 @@ import { SeatedRoom, seatRefusal } from '../room/reservations';
 import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
-import { LobbyLedger } from './lobbies';
+import { LobbyLedger, PendingSeats } from './lobbies';
 import { MinuteWindow } from './windows';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them). */
@@ -62,6 +62,7 @@ export class MatchmakeGuard {
   private readonly joins: MinuteWindow;
   private readonly trusted: ReadonlySet<string>;
   readonly lobbies: LobbyLedger;
+  readonly pendingSeats: PendingSeats;
   private pending = 0;
   private listing: { at: number; key: string; body: string } | null = null;
 
@@ -70,6 +71,7 @@ export class MatchmakeGuard {
     this.joins = new MinuteWindow(edge.joinsPerMinute);
     this.trusted = new Set(edge.trustedProxies);
     this.lobbies = new LobbyLedger(edge.lobbiesPerAddress, edge.idleLobbySeconds * 1000);
+    this.pendingSeats = new PendingSeats(edge.pendingSeatsPerAddress, edge.seatReservationSeconds * 1000);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -96,6 +98,8 @@ export class MatchmakeGuard {
     if (method === 'create' && !this.creates.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
     if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
     if (CREATING.has(method) && !this.lobbies.mayOpen(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_LOBBIES' });
+    // Seats reserved and never used: one address cannot hold more than a few at once.
+    if (method !== 'reconnect' && !this.pendingSeats.mayReserve(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
 
     const declared = Number(req.headers['content-length'] ?? 0);
     if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes) return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
@@ -154,7 +158,8 @@ export class MatchmakeGuard {
     const authorization = req.headers.authorization;
     const token = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
     try {
-      const reservation = (await (matchMaker as unknown as Record<string, Function>)[method](target, options, { token, request: req })) as { room: { roomId: string; processId?: string } };
+      const reservation = (await (matchMaker as unknown as Record<string, Function>)[method](target, options, { token, request: req })) as { sessionId: string; room: { roomId: string; processId?: string } };
+      if (method !== 'reconnect') this.pendingSeats.reserved(address, reservation);
       // joinOrCreate that found a room joined it; only a fresh room (its first seat) is this address's lobby.
       if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1)) this.lobbies.opened(address, reservation.room);
       return reservation;
@@ -185,13 +190,35 @@ export class MatchmakeGuard {
   private refuse(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, refusal: Refusal): void {
     edgeRefused(refusal.code);
     if (res.headersSent || res.writableEnded) return;
-    if (refusal.status === 413 || (req.method === 'POST' && !req.readableEnded)) {
-      // Stop reading: whatever else the client sends is not ours to buffer.
-      res.setHeader('Connection', 'close');
-      res.once('finish', () => req.socket.destroySoon?.() ?? req.socket.end());
-    }
+    if (refusal.status === 413 || (req.method === 'POST' && !req.readableEnded)) lingeringClose(req, res);
     send(res, refusal.status, headers, refusalBody(refusal.code, refusal.field));
   }
+}
+
+/** How long, and how much of, a refused body is still read (and dropped) so the client can read the refusal. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 1024 * 1024;
+
+/**
+ * Answers with `Connection: close`, then reads and drops whatever the client still sends for up
+ * to LINGER_MS before closing: closing on unread data makes the kernel reset the connection,
+ * and the client may then never see the 413. Nothing read is kept.
+ */
+function lingeringClose(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket;
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy(); // a client that keeps sending is not waiting for an answer
+  });
+  req.resume();
+  // Node would destroy the socket once the answer is written: only half-close it (FIN) instead.
+  (socket as { destroySoon?: () => void }).destroySoon = () => void socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 interface ListedRoom {

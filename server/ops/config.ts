@@ -31,6 +31,10 @@ export interface EdgeConfig {
   joinsPerMinute: number;
   /** Lobbies one address may hold open (created, not yet started or gone). */
   lobbiesPerAddress: number;
+  /** Seat reservations one address may hold at once before opening their sockets. */
+  pendingSeatsPerAddress: number;
+  /** Open connections from one address that is not a trusted proxy. */
+  connectionsPerAddress: number;
   /** Matchmaking requests in progress at once in this process; past it SERVER_BUSY. */
   maxPendingMatchmakes: number;
   /** Open TCP connections (HTTP and WebSocket); past it new ones get SERVER_BUSY and are closed. */
@@ -59,6 +63,8 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   createsPerMinute: 10,
   joinsPerMinute: 30,
   lobbiesPerAddress: 3,
+  pendingSeatsPerAddress: 3,
+  connectionsPerAddress: 64,
   maxPendingMatchmakes: 200,
   maxConnections: 10_000,
   headersTimeoutMs: 10_000,
@@ -77,7 +83,7 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
  * Embedded servers (tests, tools) run many clients from one loopback address: no per-address
  * limits there; everything else as in production. Tests of the limits pass their own.
  */
-export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({ ...DEFAULT_EDGE, createsPerMinute: 0, joinsPerMinute: 0, lobbiesPerAddress: 0 });
+export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({ ...DEFAULT_EDGE, createsPerMinute: 0, joinsPerMinute: 0, lobbiesPerAddress: 0, pendingSeatsPerAddress: 0, connectionsPerAddress: 0 });
 
 export const DEFAULT_DRAIN_SECONDS = 600;
 export const MIN_MONITOR_PASSWORD = 12;
@@ -170,6 +176,8 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     createsPerMinute: limitsOff ? 0 : int(env, 'CREATES_PER_MINUTE', d.createsPerMinute, 0, 100_000),
     joinsPerMinute: limitsOff ? 0 : int(env, 'JOINS_PER_MINUTE', d.joinsPerMinute, 0, 100_000),
     lobbiesPerAddress: limitsOff ? 0 : int(env, 'LOBBIES_PER_ADDRESS', d.lobbiesPerAddress, 0, 10_000),
+    pendingSeatsPerAddress: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_ADDRESS', d.pendingSeatsPerAddress, 0, 10_000),
+    connectionsPerAddress: limitsOff ? 0 : int(env, 'CONNECTIONS_PER_ADDRESS', d.connectionsPerAddress, 0, 1_000_000),
     maxPendingMatchmakes: int(env, 'MAX_PENDING_MATCHMAKES', d.maxPendingMatchmakes, 1, 100_000),
     maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_SECONDS', d.headersTimeoutMs / 1000, 1, 600) * 1000,

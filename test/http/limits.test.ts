@@ -66,7 +66,8 @@ describe('http: limits an operator sets', function () {
   });
 
   describe('timeouts and connections', () => {
-    const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 1000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
+    // The idle timeout is long here: what closes silent sockets must be the headers timeout.
+    const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
 
     it('drops TCP connections that send nothing, or only part of their headers', async () => {
       const silent = await Promise.all(Array.from({ length: 10 }, () => idleSocket(ts.server.port)));
@@ -77,6 +78,18 @@ describe('http: limits an operator sets', function () {
       const started = Date.now();
       await waitFor(() => closed.size === 11, 'every idle connection closed', 5000);
       assert.ok(Date.now() - started < 4000, `closed after ${Date.now() - started} ms`);
+    });
+
+    it('keeps a connection that asked in time, past the headers timeout (keep-alive)', async () => {
+      const socket = await idleSocket(ts.server.port);
+      let closedAt = 0;
+      socket.once('close', () => (closedAt = Date.now()));
+      const opened = Date.now();
+      await new Promise((r) => setTimeout(r, 700)); // the scenario: a slow phone asks late, within the 1 s
+      socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await new Promise((r) => socket.once('data', r));
+      await waitFor(() => closedAt > 0, 'closed by keep-alive', 5000);
+      assert.ok(closedAt - opened >= 1600, `closed after ${closedAt - opened} ms: by the keep-alive timeout, not the silent-socket one`);
     });
 
     it('answers SERVER_BUSY past the connection limit; a WebSocket in a room is not an idle connection', async () => {
@@ -90,6 +103,20 @@ describe('http: limits an operator sets', function () {
       await new Promise((r) => setTimeout(r, 2200));
       assert.equal(host.connection.isOpen, true);
       await host.leave();
+    });
+  });
+
+  describe('connections per address', () => {
+    const ts = useEdge({ connectionsPerAddress: 5, trustedProxies: ['127.0.0.2'] });
+    it('closes connections past the per-address limit at once, but not those of a trusted proxy', async () => {
+      const held = await Promise.all(Array.from({ length: 5 }, () => idleSocket(ts.server.port)));
+      const extra = await idleSocket(ts.server.port);
+      await new Promise((r) => extra.once('close', r));
+      const viaProxy = await Promise.all(Array.from({ length: 8 }, () => idleSocket(ts.server.port, '127.0.0.2')));
+      const reply = await request(ts.server.port, 'GET', '/health', undefined, {}, '127.0.0.3');
+      assert.equal(reply.status, 200, 'another address is served');
+      assert.ok(viaProxy.every((s) => !s.destroyed), 'the proxy is not limited per address');
+      for (const s of [...held, ...viaProxy]) s.destroy();
     });
   });
 

@@ -42,10 +42,10 @@ export interface Reply {
  * One raw HTTP request. `body` may be a string or Buffer (sent with Content-Length), or a
  * generator of chunks (sent chunked, no length), so a test can stream past a limit.
  */
-export function request(port: number, method: string, path: string, body?: string | Buffer | (() => Iterable<Buffer>), headers: Record<string, string> = {}): Promise<Reply> {
+export function request(port: number, method: string, path: string, body?: string | Buffer | (() => Iterable<Buffer>), headers: Record<string, string> = {}, from?: string): Promise<Reply> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: from, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -92,9 +92,9 @@ export function timerCount(): number {
 }
 
 /** Opens a TCP connection that sends nothing; resolves with it once connected. */
-export function idleSocket(port: number): Promise<net.Socket> {
+export function idleSocket(port: number, from?: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port }, () => resolve(socket));
+    const socket = net.connect({ host: '127.0.0.1', port, localAddress: from }, () => resolve(socket));
     socket.on('error', reject);
   });
 }
