@@ -29,7 +29,7 @@ function choice(id: string, label: string, values: [string, string][], selected:
 }
 
 export function entryScreen(page: Page): HTMLElement {
-  const nick = el('input', { id: 'nickname', maxlength: 24, placeholder: '예: 민수', value: prefs.nickname(), autocomplete: 'nickname' });
+  const nick = el('input', { id: 'nickname', maxlength: 24, placeholder: '예: 민수', value: prefs.nickname(), autocomplete: 'nickname', oninput: (e: Event) => prefs.setNickname((e.target as HTMLInputElement).value.trim()) });
   const roomInput = el('input', { id: 'room-id', placeholder: '방 번호', autocapitalize: 'off', autocomplete: 'off', spellcheck: 'false' });
   const rooms = el('div', { class: 'room-list', id: 'room-list' }, el('p', { class: 'muted' }, '열린 방을 찾는 중…'));
 

@@ -16,8 +16,18 @@ export const freshTableUi = (): TableUi => ({ step: -1, pick: null, to: null, cl
 
 const DANGER_TIP = { safe: '', warning: '조심! 3장 모였어요', danger: '한 장만 더 오면 져요!' } as const;
 
+/** Front counts at the last repaint: a badge that just grew pops, as the card lands there. */
+const lastCounts = new Map<string, number>();
+
 function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
   const kinds = KINDS.filter((k) => seat.frontCounts[k] > 0);
+  const landed = new Set<Kind>();
+  for (const k of KINDS) {
+    const key = `${seat.id}:${k}`;
+    const before = lastCounts.get(key);
+    if (before !== undefined && seat.frontCounts[k] > before) landed.add(k);
+    lastCounts.set(key, seat.frontCounts[k]);
+  }
   if (kinds.length === 0) return el('div', { class: 'fronts empty' }, '앞에 아직 없음');
   return el(
     'div',
@@ -25,7 +35,7 @@ function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
     ...kinds.map((k) =>
       el(
         'span',
-        { class: `badge ${seat.danger[k]} kind-${k}`, 'data-kind': k, 'data-level': seat.danger[k], title: `${page.skin.names[k]} ${seat.frontCounts[k]}장 ${DANGER_TIP[seat.danger[k]]}` },
+        { class: `badge ${seat.danger[k]} kind-${k}${landed.has(k) ? ' landed' : ''}`, 'data-kind': k, 'data-level': seat.danger[k], title: `${page.skin.names[k]} ${seat.frontCounts[k]}장 ${DANGER_TIP[seat.danger[k]]}` },
         art(page.skin.svg[k], 'art mini'),
         el('b', {}, seat.frontCounts[k]),
       ),
@@ -55,6 +65,8 @@ function nameOf(s: GameSession, id: string | null): string {
   return s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
 }
 
+let lastFlight = '';
+
 function cardInFlight(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const r = snap.round;
@@ -68,7 +80,12 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
   if (!r.hasCard) {
     return el('section', { class: 'center' }, turnLine, el('div', { class: 'waiting-card' }, snap.myTurn ? '건넬 카드를 골라 주세요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`));
   }
-  const face = r.cardKind ? el('div', { class: `flight-card face kind-${r.cardKind}` }, art(page.skin.svg[r.cardKind]), el('small', {}, '내가 본 카드')) : el('div', { class: 'flight-card back' }, el('span', {}, '?'));
+  // The card slides in when it moves to someone new, not on every repaint (a chat line, a timer).
+  const key = `${r.no}:${r.holder}:${r.claims.length}`;
+  const moved = key !== lastFlight;
+  lastFlight = key;
+  const fly = moved ? ' fly' : '';
+  const face = r.cardKind ? el('div', { class: `flight-card face${fly} kind-${r.cardKind}` }, art(page.skin.svg[r.cardKind]), el('small', {}, '내가 본 카드')) : el('div', { class: `flight-card back${fly}` }, el('span', {}, '?'));
   const history = snap.options.claimHistory && r.claims.length > 1 ? el('ol', { class: 'claims' }, ...r.claims.map((c) => el('li', {}, `${nameOf(s, c.from)} → ${nameOf(s, c.to)}: ${page.skin.names[c.claim]}`))) : null;
   return el(
     'section',
@@ -78,7 +95,7 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
       'div',
       { class: 'flight', 'data-claims': r.claims.length },
       face,
-      el('div', { class: 'claim-bubble', id: 'claim-bubble' }, el('small', {}, `${nameOf(s, r.lastPasser)} → ${nameOf(s, r.holder)}`), el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''), r.claim ? art(page.skin.svg[r.claim], 'art mini') : null),
+      el('div', { class: `claim-bubble${fly}`, id: 'claim-bubble' }, el('small', {}, `${nameOf(s, r.lastPasser)} → ${nameOf(s, r.holder)}`), el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''), r.claim ? art(page.skin.svg[r.claim], 'art mini') : null),
     ),
     el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => nameOf(s, id)).join(', ')}`),
     history,
