@@ -217,6 +217,11 @@ describe('/play in Chromium', function () {
     await friend.page.locator('#skin-switch').click(); // this child prefers animals
     assert.equal(await friend.attr('skin'), 'animals');
     await friend.page.fill('#nickname', friend.nickname);
+    // A mistyped room id is told apart from a network problem, in words a child reads.
+    await friend.page.fill('#room-id', 'nosuchroom');
+    await friend.page.locator('#join-room').click();
+    await friend.page.locator('#toast.show:has-text("방 번호")').waitFor();
+    assert.equal(await friend.screen(), 'entry');
     await friend.page.fill('#room-id', roomId);
     await friend.page.locator('#join-room').click();
     await friend.waitScreen('lobby');
