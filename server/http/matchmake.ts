@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchMaker } from 'colyseus';
 import type { EdgeConfig } from '../ops/config';
-import { isDraining } from '../ops/drain';
 import { ErrorCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
 import { RULE_MESSAGES, RuleErrorCode } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
@@ -93,7 +92,7 @@ export class MatchmakeGuard {
     if (method !== 'joinById' && method !== 'reconnect' && target !== ROOM_NAME) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
-    if (CREATING.has(method) && isDraining()) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_DRAINING' });
+    // No drain check here: a draining process still places creates on the others (server/ops/scale.ts); the room refuses one placed here.
     if (this.pending >= this.edge.maxPendingMatchmakes) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
     if (method === 'create' && !this.creates.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
     if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });

@@ -76,7 +76,8 @@ function parseMetrics(text: string): Map<string, number> {
 async function main() {
   const opsPort = await freePort();
   const server: ServerProcess = await startServerProcess(
-    { OPS_PORT: String(opsPort), LOG_LEVEL: 'info', MONITOR_USER: 'ops', MONITOR_PASSWORD: 'attack figures secret' },
+    // Production limits whatever the harness defaults to ('' is unset).
+    { OPS_PORT: String(opsPort), LOG_LEVEL: 'info', MONITOR_USER: 'ops', MONITOR_PASSWORD: 'attack figures secret', RATE_LIMITS: '', OPS_ON_PUBLIC_PORT: '0' },
     { stats: true },
   );
   const port = server.port;
