@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { colyseusLogger, formatLine, log, setLogLevel, setLogSink } from '../../server/ops/log';
+import { colyseusLogger, formatLine, log, setLogContext, setLogLevel, setLogSink } from '../../server/ops/log';
 import { Tracked, useTestServer } from '../support/server';
 import { openTable, startTable } from '../support/table';
 import { assertNoHiddenCards } from './logCheck';
@@ -13,6 +13,7 @@ describe('ops: structured logs', function () {
 
   describe('format', () => {
     it('writes one JSON object per line with time, level and event, flat primitive values', () => {
+      setLogContext({}); // a server started by an earlier test file left its process id here
       const entry = JSON.parse(formatLine('info', 'room.created', { roomId: 'r1', n: 3, ok: true, none: undefined }));
       assert.deepEqual(Object.keys(entry), ['time', 'level', 'event', 'roomId', 'n', 'ok']);
       assert.ok(!Number.isNaN(Date.parse(entry.time)));
