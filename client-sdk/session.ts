@@ -1,7 +1,7 @@
 import type { Client, Room } from 'colyseus.js';
 import type { Kind } from '../server/rules/kinds';
 import type { CockroachResult } from '../server/rules/result';
-import { CHAT_PHRASES, ChatPhrase, CLOSE_CODES, GAME_ACTIONS, ROOM_MESSAGES, SERVER_MESSAGES } from '../server/protocol';
+import { CHAT_PHRASES, ChatPhrase, ClientMessageType, CLOSE_CODES, GAME_ACTIONS, ROOM_MESSAGES, SERVER_MESSAGES } from '../server/protocol';
 import type { CockroachState } from '../server/schema/CockroachState';
 import { Emitter } from './emitter';
 import { localError, SdkError } from './errors';
@@ -37,7 +37,7 @@ export interface SessionEvents extends Record<string, unknown> {
 }
 
 interface Pending {
-  action: string;
+  action: ClientMessageType;
   payload: Record<string, unknown>;
   done: (s: GameSnapshot) => boolean;
   /** Whether to send it again after a reconnect if the state shows it was not applied. */
@@ -62,6 +62,7 @@ export interface SessionOptions {
 }
 
 const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
+const PING: ClientMessageType = 'ping';
 /** Reported as the close code when the SDK itself gave up on a silent connection. */
 const SILENT_DROP = 1006;
 const ignore = () => undefined;
@@ -103,7 +104,7 @@ export class GameSession extends Emitter<SessionEvents> {
       options,
       () => {
         // A small counter: a time in ms (over 2^32) travels as a 64-bit integer the server refuses.
-        if (this.room.connection.isOpen) this.room.send('ping', { t: (this.pings = (this.pings + 1) % 1_000_000) });
+        if (this.room.connection.isOpen) this.room.send(PING, { t: (this.pings = (this.pings + 1) % 1_000_000) });
       },
       () => this.onSilent(),
     );
@@ -236,7 +237,7 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.send(action, { ...payload, step }, (s) => s.step > step, true);
   }
 
-  private send(action: string, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean, resend: boolean): Promise<void> {
+  private send(action: ClientMessageType, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean, resend: boolean): Promise<void> {
     // One game move at a time (the next one depends on the patch of this one).
     const busy = this.pending.has(action) || (GAME_ACTION_SET.has(action) && [...this.pending.keys()].some((k) => GAME_ACTION_SET.has(k)));
     if (busy) return quiet(Promise.reject(localError('ACTION_PENDING', action)));
@@ -277,7 +278,7 @@ export class GameSession extends Emitter<SessionEvents> {
     });
     const handlers: Record<string, (message: never) => void> = {
       [SERVER_MESSAGES.error]: (e: { code: string; message: string; action: string }) => {
-        if (e.action === 'ping') return; // a server without `pong` still proves it is there
+        if (e.action === PING) return; // a server without `pong` still proves it is there
         const error = new SdkError(e.code, e.message, e.action);
         const p = this.pending.get(e.action);
         if (p) this.settle(p, error);

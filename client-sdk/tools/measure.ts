@@ -29,9 +29,10 @@ async function bundle(label: string, entry: string, options: BuildOptions) {
   try {
     const result = await build({ stdin: { contents: entry, resolveDir: STAGE, loader: 'js' }, bundle: true, write: false, metafile: true, target: 'es2020', logLevel: 'silent', ...options });
     const code = result.outputFiles![0].contents;
-    const minified = options.minify ? code.length : (await build({ stdin: { contents: entry, resolveDir: STAGE, loader: 'js' }, bundle: true, write: false, minify: true, target: 'es2020', logLevel: 'silent', ...options, metafile: false })).outputFiles![0].contents.length;
+    const small = options.minify ? code : (await build({ stdin: { contents: entry, resolveDir: STAGE, loader: 'js' }, bundle: true, write: false, minify: true, target: 'es2020', logLevel: 'silent', ...options, metafile: false })).outputFiles![0].contents;
     const modules = Object.keys(result.metafile!.inputs).filter((f) => f !== '<stdin>');
-    console.log(`\n## ${label}\n${kb(code.length)} ${options.minify ? 'minified' : 'unminified'}, ${kb(minified)} minified, ${kb(gzipSync(code, { level: 9 }).length)} gzipped (level 9) of this output; ${modules.length} modules`);
+    const gz = (bytes: Uint8Array) => kb(gzipSync(bytes, { level: 9 }).length);
+    console.log(`\n## ${label}\n${kb(code.length)} as bundled (${gz(code)} gzipped); minified ${kb(small.length)} (${gz(small)} gzipped, level 9); ${modules.length} modules`);
     for (const [pkg, bytes] of byPackage(result.metafile!)) console.log(`  ${pkg.padEnd(28)} ${kb(bytes)}`);
     if (!options.minify) for (const m of modules) console.log(`    ${m}  ${kb(result.metafile!.inputs[m].bytes)}`);
   } catch (error) {
