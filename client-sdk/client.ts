@@ -2,6 +2,7 @@ import { Client, Room } from 'colyseus.js';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
 import { joinError, localError, SdkError } from './errors';
+import { freshEntropy } from './entropy';
 import { reconnectSeat } from './reconnect';
 import { firstState } from './firstState';
 import { GameSession, SessionOptions } from './session';
@@ -68,16 +69,16 @@ export class CockroachClient {
 
   /** A new room with me as host. */
   create(nickname: string, options: CreateOptions = {}): Promise<GameSession> {
-    return this.enter('create', () => this.colyseus.create<CockroachState>(ROOM_NAME, { nickname, ...options }, CockroachState), false);
+    return this.enter('create', () => this.colyseus.create<CockroachState>(ROOM_NAME, { ...options, nickname, entropy: freshEntropy() }, CockroachState), false);
   }
 
   /** Any open public lobby with a free seat, or a new one. */
   quickMatch(nickname: string): Promise<GameSession> {
-    return this.enter('quickMatch', () => this.colyseus.joinOrCreate<CockroachState>(ROOM_NAME, { nickname }, CockroachState), false);
+    return this.enter('quickMatch', () => this.colyseus.joinOrCreate<CockroachState>(ROOM_NAME, { nickname, entropy: freshEntropy() }, CockroachState), false);
   }
 
   join(roomId: string, nickname: string): Promise<GameSession> {
-    return this.enter('join', () => this.colyseus.joinById<CockroachState>(roomId, { nickname }, CockroachState), false);
+    return this.enter('join', () => this.colyseus.joinById<CockroachState>(roomId, { nickname, entropy: freshEntropy() }, CockroachState), false);
   }
 
   spectate(roomId: string): Promise<GameSession> {

@@ -3,7 +3,7 @@ import { seedRng } from '../../server/rules';
 import { CockroachClient, CockroachResult, GameSession, MemoryTokenStore, verifyGame } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { dropSocket, holdReconnects, next, rejects, until } from './support';
+import { dropSocket, holdReconnects, next, rejects, roomOf, until } from './support';
 
 const HANGUL = /[\uAC00-\uD7A3]/;
 
@@ -68,6 +68,8 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
       assert.equal(seat.score, first.scores[seat.id]);
     }
     assert.equal(end.gamesPlayed, 1);
+    const entropy = roomOf(host).state.fairness.entropy;
+    assert.match(entropy.get(host.me!)!, /^[0-9a-f]{32}$/, 'the SDK sent its share of the seed');
 
     const record = (await (await fetch(`http://127.0.0.1:${ts.server.port}/api/games/${first.gameId}`)).json()) as { result: CockroachResult };
     assert.deepEqual(verifyGame(record), { ok: true });
