@@ -376,9 +376,9 @@ export class GameSession extends Emitter<SessionEvents> {
     if ('opened' in outcome) {
       if (this.leaving) return void outcome.opened.room.leave(true).catch(ignore);
       this.bind(outcome.opened);
-      this.onState(true);
       this.settleAfterReconnect();
       this.emit('reconnected', this.current);
+      this.onState(true); // the fresh picture, and whose turn it is
       return;
     }
     if (this.leaving) return;
