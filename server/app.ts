@@ -11,6 +11,7 @@ import { EMBEDDED_OPS } from './ops/config';
 import { Drain, DrainReport, exitOnSignals } from './ops/drain';
 import { mountOps, mountReady } from './ops/http';
 import { createEdgeServer, routeRequests } from './http/edge';
+import { closeIdleLobbies } from './http/idleLobbies';
 import type { MatchmakeGuard } from './http/matchmake';
 import { colyseusLogger, log, setLogContext, setLogLevel } from './ops/log';
 import { trackRooms } from './ops/rooms';
@@ -87,6 +88,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);
   const opsServer = ops.edge.opsPort === null ? null : await listenOps(ops);
+  const idleLobbies = closeIdleLobbies(ops.edge.idleLobbySeconds * 1000);
   setLogContext({ processId: matchMaker.processId });
   for (const warning of ops.warnings) log.warn('config.warning', { msg: warning });
   const address = httpServer.address();
@@ -100,6 +102,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     processId: matchMaker.processId,
     close: async () => {
       drain.reset();
+      idleLobbies.stop();
       opsServer?.close();
       opsServer?.closeAllConnections();
       await gameServer.gracefullyShutdown(false);

@@ -46,7 +46,7 @@ export interface EdgeConfig {
   keepAliveTimeoutMs: number;
   /** Seconds a matchmade seat waits for its WebSocket. */
   seatReservationSeconds: number;
-  /** Seconds a lobby may sit without being started before it is closed (the room's part). */
+  /** Seconds a lobby may wait without a game starting before it is closed (LOBBY_EXPIRED); also how long a lobby placed on another process counts for its creator. */
   idleLobbySeconds: number;
   /** Peer addresses whose X-Forwarded-For is believed (exact IPs, e.g. 127.0.0.1 for a local nginx). */
   trustedProxies: string[];

@@ -114,3 +114,23 @@ describe('http: seat reservations cannot lock anyone out', function () {
     assert.ok(timerCount() <= timers + 2, `timers ${timers} -> ${timerCount()}`);
   });
 });
+
+describe('http: lobbies that never start', function () {
+  this.timeout(20000);
+  const ts = useEdge({ idleLobbySeconds: 1 });
+  afterEach(async () => {
+    await Promise.all(matchMaker.disconnectAll());
+  });
+
+  it('are closed after IDLE_LOBBY_SECONDS with LOBBY_EXPIRED; a game in progress is not', async () => {
+    const idle = new Tracked(await ts.client().create<CockroachState>(ROOM_NAME, { nickname: '대기' }, CockroachState), 'idle');
+    const table = await openTable(ts, 2);
+    await startTable(table);
+    const told = await idle.nextMessage('error', 5000);
+    assert.equal(told.code, 'LOBBY_EXPIRED');
+    assert.match(told.message, /[\uAC00-\uD7A3]/);
+    await idle.until(() => idle.leftWith !== null, 'closed', 5000);
+    assert.equal(matchMaker.getRoomById(idle.room.roomId), undefined);
+    assert.ok(matchMaker.getRoomById(table.room.roomId), 'the started game goes on');
+  });
+});
