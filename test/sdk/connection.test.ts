@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ClientOptions, CockroachClient, GameSession, MemoryTokenStore } from '../../client-sdk/index';
 import { useTestServer } from '../support/server';
-import { dropSocket, holdReconnects, loseNetwork, next, rejects, roomOf, silenceSocket, until } from './support';
+import { dropSocket, holdReconnects, loseNetwork, next, rejects, roomOf, silenceSocket, until, leaveAfterEach } from './support';
 
 /** Two players in a started game; `byTurn()` names whose turn it is and the other. */
 async function startedPair(endpoint: string, options: ClientOptions = {}) {
@@ -20,6 +20,7 @@ const firstCard = (s: GameSession) => s.snapshot.myHand[0].cardIds[0];
 describe('SDK: connections a phone survives', function () {
   this.timeout(30000);
   const ts = useTestServer();
+  leaveAfterEach();
 
   it('announces my turn again after a reconnect, even when the step did not change', async () => {
     const { byTurn } = await startedPair(ts.endpoint);
@@ -190,6 +191,7 @@ describe('SDK: connections a phone survives', function () {
 describe('SDK: lobby seats and their grace', function () {
   this.timeout(30000);
   const ts = useTestServer({ lobbyGraceSeconds: 1 });
+  leaveAfterEach();
 
   it('keeps a lobby seat through a short blip', async () => {
     const host = await new CockroachClient(ts.endpoint).create('민수');
@@ -221,6 +223,7 @@ describe('SDK: ping, outside the rate limit', function () {
   this.timeout(30000);
   // The server's default message rate (20 at once, then 10 per second).
   const ts = useTestServer({ messageBurst: 20, messagesPerSecond: 10 });
+  leaveAfterEach();
 
   it('pings a quiet connection, is answered with pong, and is never rate-limited for it', async () => {
     const host = await new CockroachClient(ts.endpoint, { pingIntervalMs: 50, deadAfterMs: 3000 }).create('민수');

@@ -12,6 +12,7 @@ import {
 import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
+import { leaveAfterEach } from './support';
 
 async function rejects(promise: Promise<unknown>, code: string) {
   await assert.rejects(promise, (e: unknown) => e instanceof SdkError && e.code === code && /[\uAC00-\uD7A3]/.test(e.message));
@@ -34,6 +35,7 @@ function until(session: GameSession, test: () => boolean, what: string, ms = 500
 describe('client SDK against a real server', function () {
   this.timeout(30000);
   const ts = useTestServer();
+  leaveAfterEach();
   const client = () => new CockroachClient(ts.endpoint);
 
   async function table(count: number, options = {}) {

@@ -1,7 +1,7 @@
 /** Shared helpers of the SDK tests: wait on events and patches (never on a fixed sleep), and drop or silence a socket. */
 import assert from 'node:assert/strict';
 import type { Client, Room } from 'colyseus.js';
-import { GameSession, SdkError } from '../../client-sdk/index';
+import { CockroachClient, GameSession, SdkError } from '../../client-sdk/index';
 import type { SessionEvents } from '../../client-sdk/session';
 
 export async function rejects(promise: Promise<unknown>, code: string): Promise<void> {
@@ -83,4 +83,29 @@ export function loseNetwork(session: GameSession): () => void {
   const destroy = socket.destroy.bind(socket);
   socket.destroy = () => socket;
   return () => void destroy();
+}
+
+/**
+ * Every session the tests open, so each test can leave them all: a session left behind keeps
+ * trying to reconnect once its server is closed, and keeps the test process alive.
+ */
+const opened = new Set<GameSession>();
+for (const name of ['create', 'quickMatch', 'join', 'spectate', 'resume'] as const) {
+  const original = CockroachClient.prototype[name] as (...args: unknown[]) => Promise<GameSession>;
+  (CockroachClient.prototype as unknown as Record<string, unknown>)[name] = async function (this: CockroachClient, ...args: unknown[]) {
+    const session = await original.apply(this, args);
+    opened.add(session);
+    return session;
+  };
+}
+
+export async function leaveAll(): Promise<void> {
+  const sessions = [...opened];
+  opened.clear();
+  await Promise.all(sessions.map((s) => s.leave()));
+}
+
+/** Registers `afterEach(leaveAll)` for the enclosing describe. */
+export function leaveAfterEach(): void {
+  afterEach(leaveAll);
 }

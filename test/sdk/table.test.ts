@@ -3,7 +3,7 @@ import { seedRng } from '../../server/rules';
 import { CockroachClient, CockroachResult, GameSession, MemoryTokenStore, verifyGame } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { dropSocket, holdReconnects, next, rejects, roomOf, until } from './support';
+import { dropSocket, holdReconnects, next, rejects, roomOf, until, leaveAfterEach } from './support';
 
 const HANGUL = /[\uAC00-\uD7A3]/;
 
@@ -24,6 +24,7 @@ async function playToTheEnd(session: GameSession, seed: string, begin: () => Pro
 describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come back)', function () {
   this.timeout(60000);
   const ts = useTestServer({ botThinkMs: 5, reconnectGraceSeconds: 1 });
+  leaveAfterEach();
   const client = (store = new MemoryTokenStore()) => new CockroachClient(ts.endpoint, { store });
 
   it('lets the host seat and remove practice bots in the lobby, and nobody else', async () => {
