@@ -55,9 +55,15 @@ export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
 
 export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> => parseShape(raw, { id: isPlayerId }, (r) => ({ id: r.id as string }));
 
-/** `ping` {} or { t }: `t` (any finite number the client chose) is echoed in `pong`. */
+/**
+ * `ping` {} or { t }: `t` (a finite number the client chose, e.g. its clock) is echoed in `pong`.
+ * colyseus.js sends integers past 2^32 as 64-bit, which arrive as a BigInt: taken back to a
+ * number when it is a safe integer.
+ */
+const asStamp = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null;
 export const parsePing = (raw: unknown): Parsed<{ t?: number }> => {
-  const timed = parseShape(raw, { t: (v) => typeof v === 'number' && Number.isFinite(v) }, (r) => ({ t: r.t as number }));
+  const timed = parseShape(raw, { t: (v) => asStamp(v) !== null }, (r) => ({ t: asStamp(r.t)! }));
   return timed.ok ? timed : parseShape(raw, {}, () => ({}));
 };
 

@@ -190,6 +190,9 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     assert.deepEqual(await host.nextMessage('pong'), { t: 42 });
     host.room.send('ping', {});
     assert.deepEqual(await host.nextMessage('pong'), {});
+    const now = Date.now(); // past 2^32: colyseus.js sends it as a 64-bit integer
+    host.room.send('ping', { t: now });
+    assert.deepEqual(await host.nextMessage('pong'), { t: now });
     host.room.send('ping', { t: 'x' });
     assert.equal((await host.nextMessage('error')).code, 'BAD_PAYLOAD');
   });
