@@ -106,6 +106,24 @@ describe('http: limits an operator sets', function () {
     });
   });
 
+  describe('the idle timeout', () => {
+    const ts = useEdge({ idleTimeoutMs: 1000, keepAliveTimeoutMs: 1000, headersTimeoutMs: 1000, requestTimeoutMs: 1000 });
+    it('closes a silent HTTP connection but never a WebSocket in a room', async () => {
+      const host = await ts.client().create(ROOM_NAME, { nickname: '방장' });
+      const socket = await idleSocket(ts.server.port);
+      socket.resume(); // read the answer, or the server's close is never seen
+      socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await new Promise((r) => socket.once('close', r));
+      // Well past every HTTP timeout, the room's socket is open and answers.
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.equal(host.connection.isOpen, true);
+      const pong = new Promise((r) => host.onMessage('pong', r));
+      host.send('ping', {});
+      await pong;
+      await host.leave();
+    });
+  });
+
   describe('connections per address', () => {
     const ts = useEdge({ connectionsPerAddress: 5, trustedProxies: ['127.0.0.2'] });
     it('closes connections past the per-address limit at once, but not those of a trusted proxy', async () => {
