@@ -29,7 +29,7 @@ describe('ops: two processes on one Redis behave as one server', function () {
       this.skip();
     }
     redis = found as TestRedis;
-    const env = { REDIS_URL: redis.url, PUBLIC_ADDRESS: '', MESSAGE_BURST: '1000000', MESSAGES_PER_SECOND: '1000000', LOG_LEVEL: 'warn' };
+    const env = { REDIS_URL: redis.url, PUBLIC_ADDRESS: '', MESSAGE_BURST: '1000000', MESSAGES_PER_SECOND: '1000000', LOG_LEVEL: 'warn', OPS_ON_PUBLIC_PORT: '1', RATE_LIMITS: 'off' };
     procs.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
     [a, b] = procs;
     for (const p of procs) ids[p.port] = JSON.parse((await httpGet(`http://127.0.0.1:${p.port}/ready`)).body).processId;
