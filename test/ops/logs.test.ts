@@ -109,7 +109,7 @@ describe('ops: structured logs', function () {
       const starter = doomed.byId(doomed.room.table.match!.game.order[0]);
       starter.room.send('peek', {});
       await doomed.spectator.nextMessage('error');
-      for (const c of [...table.players, table.spectator]) await c.room.leave();
+      for (const c of [...table.players, table.spectator]) await c.leave();
 
       assertNoHiddenCards(lines, [SEED]);
       const entries = lines.map((l) => JSON.parse(l));

@@ -104,7 +104,7 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
     assert.equal(metric(m, 'cockroach_draining'), 0);
     assert.ok(metric(m, 'cockroach_process_info', { process_id: ts.server.processId }) === 1);
 
-    for (const c of [...table.players, table.spectator]) await c.room.leave();
+    for (const c of [...table.players, table.spectator]) await c.leave();
     await new Promise((r) => setTimeout(r, 50));
     m = await scrape(port);
     assert.equal(metric(m, 'cockroach_rooms'), 0, 'a room everyone left is gone');

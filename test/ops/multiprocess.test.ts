@@ -92,7 +92,7 @@ describe('ops: two processes on one Redis behave as one server', function () {
     assert.equal(metric(owning, 'cockroach_reconnections_total', { outcome: 'reconnected' }), 2);
     const idle = await scrape(other(owner).port);
     assert.equal(metric(idle, 'cockroach_actions_total'), 0, 'the other process only matchmade');
-    for (const c of [...players, watcher]) await c.room.leave();
+    for (const c of [...players, watcher]) await c.leave();
   });
 
   it("lists the open rooms of both processes from either one, each with its process's address", async () => {

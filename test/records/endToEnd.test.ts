@@ -78,7 +78,7 @@ function recordsSuite(engine: string, envFor: () => Record<string, string | unde
 
       assert.equal((await fetchRecord(ts, 'f'.repeat(64))).status, 404, 'an unknown id');
       assert.equal((await fetchRecord(ts, 'nope')).status, 404, 'a malformed id');
-      for (const c of [...table.players, table.spectator]) await c.room.leave();
+      for (const c of [...table.players, table.spectator]) await c.leave();
 
       await ts.server.close();
       ts = await bootTestServer({}, env);

@@ -39,7 +39,7 @@ describe('room: full games over real sockets, every patch checked against the ru
       }
       assert.equal(table.spectator.state.loser, game.loser);
       if (count === 2) assert.equal(table.spectator.state.removed.length, 10);
-      for (const c of [...table.players, table.spectator]) await c.room.leave();
+      for (const c of [...table.players, table.spectator]) await c.leave();
     });
   }
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { verifyRecord } from '../../server/fairness/verify';
 import type { FinishedGameRecord } from '../../server/fairness/record';
-import { setLogSink } from '../../server/ops/log';
+import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { DAY_MS, startRetention } from '../../server/store/retention';
 import type { GameStore } from '../../server/store/types';
 import { copy, playGame } from '../fairness/games';
@@ -64,6 +64,7 @@ export function storeContract(subject: () => StoreUnderTest): void {
 
     const lines: string[] = [];
     setLogSink((line) => lines.push(line));
+    setLogLevel('info'); // records.expired is an info line; an earlier test server may have set warn
     const retention = startRetention(store, 7, { now: () => now, intervalMs: 3_600_000 });
     try {
       // The sweep at start and this one never overlap: this waits for it or runs after it.
@@ -73,6 +74,7 @@ export function storeContract(subject: () => StoreUnderTest): void {
     } finally {
       retention.stop();
       setLogSink(null);
+      setLogLevel('warn');
     }
     const expired = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'records.expired');
     assert.deepEqual(expired.map((l) => [l.deleted, l.retentionDays]), [[1, 7]]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setLogSink } from '../../server/ops/log';
+import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { startRecords } from '../../server/store/records';
 import { verifyRecord } from '../../server/fairness/verify';
 import { copy, playGame } from '../fairness/games';
@@ -13,9 +13,11 @@ describe('store: startRecords (what the server process runs)', () => {
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockroach-records-'));
     setLogSink((line) => lines.push(line));
+    setLogLevel('info'); // a test server earlier in the process may have set the embedded default, warn
   });
   after(() => {
     setLogSink(null);
+    setLogLevel('warn');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -94,6 +94,17 @@ export class Tracked {
     });
   }
 
+  /**
+   * Leaves and waits until the connection is over. colyseus.js's own `leave()` never settles when
+   * the server closed the room first (the last person leaving closes it for a spectator).
+   */
+  async leave(): Promise<void> {
+    if (this.leftWith !== null) return;
+    const gone = this.until(() => this.leftWith !== null, 'the connection to end', 10000);
+    this.room.leave().catch(() => undefined);
+    await gone;
+  }
+
   nextMessage(type: string, ms = 5000): Promise<any> {
     const seen = this.messages.length;
     return this.until(() => this.messages.slice(seen).some((m) => m.type === type), `message ${type}`, ms).then(
