@@ -35,7 +35,7 @@ export const PING_REFILL_MS = 1000;
  * think time: they fire at most one tick late, never early) and drives the heartbeat; patches do
  * not wait for it.
  */
-export const TICK_MS = 500;
+export const TICK_MS = 1000;
 /**
  * While bots are seated the room ticks faster, so a bot's think time is kept to about a tenth of
  * it (a 2.5 s think lands within 100 ms); rooms without bots keep the cheap tick.
