@@ -1,10 +1,10 @@
 import { ruleError, RuleError, validateOptions, GameOptions } from '../rules';
+// `entropy` (PROTOCOL v2 "Fair play"): 16–64 hex characters, players only.
+import { isEntropy } from '../fairness/derive';
 
 export const NICKNAME_MAX = 12;
 /** Combining marks allowed on one base character (Vietnamese needs two; Zalgo text needs many). */
 export const MAX_MARKS_PER_BASE = 2;
-/** `entropy` (PROTOCOL v2 "Fair play"): 16–64 hex characters, players only. */
-export const ENTROPY_PATTERN = /^[0-9a-fA-F]{16,64}$/;
 const ROOM_KEYS = new Set(['nickname', 'spectator', 'private', 'entropy']);
 
 // Control, private-use, surrogate, unassigned (noncharacters such as U+FFFF are unassigned too),
@@ -98,7 +98,7 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   const rawEntropy = own('entropy');
   let entropy = '';
   if (rawEntropy !== undefined) {
-    if (spectator || typeof rawEntropy !== 'string' || !ENTROPY_PATTERN.test(rawEntropy)) return fail(ruleError('BAD_OPTION', 'entropy'));
+    if (spectator || !isEntropy(rawEntropy)) return fail(ruleError('BAD_OPTION', 'entropy'));
     entropy = rawEntropy;
   }
 
