@@ -12,25 +12,7 @@ import {
 import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { leaveAfterEach } from './support';
-
-async function rejects(promise: Promise<unknown>, code: string) {
-  await assert.rejects(promise, (e: unknown) => e instanceof SdkError && e.code === code && /[\uAC00-\uD7A3]/.test(e.message));
-}
-
-function until(session: GameSession, test: () => boolean, what: string, ms = 5000): Promise<void> {
-  if (test()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), ms);
-    const off = session.on('change', () => {
-      if (test()) {
-        clearTimeout(timer);
-        off();
-        resolve();
-      }
-    });
-  });
-}
+import { leaveAfterEach, rejects, until } from './support';
 
 describe('client SDK against a real server', function () {
   this.timeout(30000);

@@ -3,6 +3,7 @@ import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewF
 import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
+import { playChecked as playGameChecked } from '../support/playChecked';
 
 function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>, isPrivate = false) {
   const ids = Array.from({ length: count }, (_, i) => `player${i}`);
@@ -11,29 +12,7 @@ function playChecked(seed: string, count: number, rawOptions: Record<string, unk
   const state = new CockroachState();
   projectOptions(state, options.options, isPrivate);
   ids.forEach((id) => addSeatedPlayer(state, id, id));
-  const wire = new FilteredWire(state, [...ids, null]);
-  const started = Match.start(seed, ids, options.options);
-  assert.ok(started.ok);
-  const { match } = started;
-  const bot = seedRng(`${seed}-bot`);
-  const check = () => {
-    projectGame(state, match.game);
-    const changes = wire.patch();
-    for (const [viewer, decoded] of wire.decoded) {
-      const view = viewFor(match.game, viewer);
-      const who = viewer ?? 'spectator';
-      assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
-      assertDecodedMatchesView(decoded, view, who, isPrivate);
-    }
-  };
-  check();
-  while (match.game.phase === 'playing') {
-    const player = activePlayer(match.game)!;
-    if (match.game.step % 5 === 4) match.actByDefault();
-    else assert.ok(match.act(player, randomLegalAction(match.game, player, bot)!).ok);
-    check();
-  }
-  return match;
+  return playGameChecked(state, new FilteredWire(state, [...ids, null]), ids, seed, rawOptions, 5);
 }
 
 describe('views: encode, filter per client, decode — without sockets', () => {

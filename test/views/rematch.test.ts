@@ -3,34 +3,7 @@ import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewF
 import { addSeatedPlayer, projectGame, projectOptions, resetForRematch, setScore } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire, viewOfDecoded } from '../support/decodedView';
-
-/** Plays one whole game into `state`, checking every client's decoded bytes after each patch. */
-function playChecked(state: CockroachState, wire: FilteredWire, ids: string[], seed: string, raw: Record<string, unknown> = {}) {
-  const options = validateOptions(raw);
-  assert.ok(options.ok);
-  const started = Match.start(seed, ids, options.options);
-  assert.ok(started.ok);
-  const { match } = started;
-  const bot = seedRng(`${seed}-bot`);
-  const check = () => {
-    projectGame(state, match.game);
-    const changes = wire.patch();
-    for (const [viewer, decoded] of wire.decoded) {
-      const view = viewFor(match.game, viewer);
-      const who = viewer ?? 'spectator';
-      assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
-      assertDecodedMatchesView(decoded, view, who, state.options.private);
-    }
-  };
-  check();
-  while (match.game.phase === 'playing') {
-    const player = activePlayer(match.game)!;
-    if (match.game.step % 7 === 6) match.actByDefault();
-    else assert.ok(match.act(player, randomLegalAction(match.game, player, bot)!).ok);
-    check();
-  }
-  return match;
-}
+import { playChecked } from '../support/playChecked';
 
 /** Every client decodes a lobby: no hands, no order, no round, seats back to -1. */
 function assertLobbyEverywhere(wire: FilteredWire, ids: string[]) {
