@@ -9,7 +9,7 @@ import {
   seedRng,
   viewFor,
 } from '../../server/rules';
-import { CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
+import { CockroachClient, GameSession, MemoryTokenStore } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
 import { leaveAfterEach, rejects, until } from './support';
