@@ -69,7 +69,12 @@ export const ROOM_MESSAGES = {
   SERVER_DRAINING: '서버 점검을 준비하고 있어요. 새 방을 만들어 다시 모여요.',
   SERVER_SHUTDOWN: '서버 점검으로 게임을 여기서 마쳐야 해요. 미안해요!',
   // The network edge (server/http): matchmaking refusals before any room is touched.
-  TOO_MANY_REQUESTS: '요청이 너무 많아요. 잠시 후에 다시 해요.', TOO_MANY_LOBBIES: '이미 열어 둔 방이 많아요. 먼저 연 방에서 놀아요.', SERVER_BUSY: '지금 서버가 너무 바빠요. 잠시 후에 다시 해요.', PAYLOAD_TOO_LARGE: '보낸 내용이 너무 커요.', BAD_REQUEST: '잘못된 요청이에요.', LOBBY_EXPIRED: '대기실이 너무 오래 열려 있어서 닫았어요. 새 방을 만들어요.',
+  TOO_MANY_REQUESTS: '요청이 너무 많아요. 잠시 후에 다시 해요.',
+  TOO_MANY_LOBBIES: '이미 열어 둔 방이 많아요. 먼저 연 방에서 놀아요.',
+  SERVER_BUSY: '지금 서버가 너무 바빠요. 잠시 후에 다시 해요.',
+  PAYLOAD_TOO_LARGE: '보낸 내용이 너무 커요.',
+  BAD_REQUEST: '잘못된 요청이에요.',
+  LOBBY_EXPIRED: '대기실이 너무 오래 열려 있어서 닫았어요. 새 방을 만들어요.',
 } as const;
 
 export type RoomErrorCode = keyof typeof ROOM_MESSAGES;
