@@ -70,11 +70,12 @@ describe('http: limits an operator sets', function () {
     const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
 
     it('drops TCP connections that send nothing, or only part of their headers', async () => {
-      const silent = await Promise.all(Array.from({ length: 10 }, () => idleSocket(ts.server.port)));
-      const partial = await idleSocket(ts.server.port);
-      partial.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+      // Each socket is watched from the moment it connects, so no close goes unseen.
       const closed = new Set<unknown>();
-      for (const s of [...silent, partial]) s.once('close', () => closed.add(s));
+      const watched = (s: Awaited<ReturnType<typeof idleSocket>>) => (s.once('close', () => closed.add(s)), s);
+      await Promise.all(Array.from({ length: 10 }, () => idleSocket(ts.server.port).then(watched)));
+      const partial = watched(await idleSocket(ts.server.port));
+      partial.write('GET /health HTTP/1.1\r\nHost: x\r\n');
       const started = Date.now();
       // The idle timeout here is 60 s: closing well before it is the headers timeout's doing (1 s, checked every second).
       await waitFor(() => closed.size === 11, 'every idle connection closed', 15_000);
