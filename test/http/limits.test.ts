@@ -70,9 +70,13 @@ describe('http: limits an operator sets', function () {
     const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
 
     it('drops TCP connections that send nothing, or only part of their headers', async () => {
-      // Each socket is watched from the moment it connects, so no close goes unseen.
+      // Each socket is watched from the moment it connects, so no close goes unseen; the server's
+      // FIN ('end') is the drop itself, whenever our side's 'close' follows.
       const closed = new Set<unknown>();
-      const watched = (s: Awaited<ReturnType<typeof idleSocket>>) => (s.once('close', () => closed.add(s)), s);
+      const watched = (s: Awaited<ReturnType<typeof idleSocket>>) => {
+        for (const event of ['end', 'close']) s.once(event, () => closed.add(s));
+        return s;
+      };
       await Promise.all(Array.from({ length: 10 }, () => idleSocket(ts.server.port).then(watched)));
       const partial = watched(await idleSocket(ts.server.port));
       partial.write('GET /health HTTP/1.1\r\nHost: x\r\n');
