@@ -84,9 +84,8 @@ export class Table {
 
   /** A fresh secret for the next game; only its SHA-256 is public until that game ends. */
   private commit(): void {
-    const fresh = newCommitment();
-    const serverSeed = this.settings.seed?.() ?? fresh.serverSeed;
-    this.secret = serverSeed === fresh.serverSeed ? fresh : { serverSeed, commitment: sha256Hex(serverSeed) };
+    const fixed = this.settings.seed?.();
+    this.secret = fixed === undefined ? newCommitment() : { serverSeed: fixed, commitment: sha256Hex(fixed) };
     setFairness(this.state, { commitment: this.secret.commitment, entropy: {}, serverSeed: '' });
   }
 
