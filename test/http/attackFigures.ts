@@ -18,6 +18,7 @@ import WebSocket from 'ws';
 import { freePort, startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
 import { ROOM_NAME } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
+import { parseMetrics } from '../ops/support';
 
 interface Reply {
   status: number;
@@ -61,16 +62,6 @@ function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1);
-}
-
-function parseMetrics(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    out.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return out;
 }
 
 async function main() {
