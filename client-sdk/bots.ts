@@ -8,7 +8,12 @@ import type { GameSession } from './session';
  * snapshot and helpers (what a real app screen has). Used by the example and the SDK tests.
  * `thinkMs` waits before each move. Returns a function that stops it.
  */
-export function playRandomly(session: GameSession, rng: RngState, onError: (e: unknown) => void = () => undefined, thinkMs = 0): () => void {
+export function playRandomly(
+  session: GameSession,
+  rng: RngState,
+  onError: (e: unknown) => void = () => undefined,
+  thinkMs = 0,
+): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const act = () => {
     const s = session.snapshot;
@@ -17,10 +22,19 @@ export function playRandomly(session: GameSession, rng: RngState, onError: (e: u
     let move: Promise<void>;
     if (s.canDo.includes('offer')) {
       const card = pick(rng, s.myHand).cardIds[0];
-      const to = pick(rng, offerTargets(s).filter((t) => t.allowed)).id;
+      const to = pick(
+        rng,
+        offerTargets(s).filter((t) => t.allowed),
+      ).id;
       move = session.offer(card, to, claim);
     } else if (s.canDo.includes('pass')) {
-      move = session.pass(pick(rng, passOptions(s).filter((t) => t.allowed)).id, claim);
+      move = session.pass(
+        pick(
+          rng,
+          passOptions(s).filter((t) => t.allowed),
+        ).id,
+        claim,
+      );
     } else if (peekAvailability(s).allowed && randInt(rng, 3) === 0) {
       move = session.peek();
     } else {

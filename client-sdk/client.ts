@@ -69,16 +69,28 @@ export class CockroachClient {
 
   /** A new room with me as host. */
   create(nickname: string, options: CreateOptions = {}): Promise<GameSession> {
-    return this.enter('create', () => this.colyseus.create<CockroachState>(ROOM_NAME, { ...options, nickname, entropy: freshEntropy() }, CockroachState), false);
+    return this.enter(
+      'create',
+      () => this.colyseus.create<CockroachState>(ROOM_NAME, { ...options, nickname, entropy: freshEntropy() }, CockroachState),
+      false,
+    );
   }
 
   /** Any open public lobby with a free seat, or a new one. */
   quickMatch(nickname: string): Promise<GameSession> {
-    return this.enter('quickMatch', () => this.colyseus.joinOrCreate<CockroachState>(ROOM_NAME, { nickname, entropy: freshEntropy() }, CockroachState), false);
+    return this.enter(
+      'quickMatch',
+      () => this.colyseus.joinOrCreate<CockroachState>(ROOM_NAME, { nickname, entropy: freshEntropy() }, CockroachState),
+      false,
+    );
   }
 
   join(roomId: string, nickname: string): Promise<GameSession> {
-    return this.enter('join', () => this.colyseus.joinById<CockroachState>(roomId, { nickname, entropy: freshEntropy() }, CockroachState), false);
+    return this.enter(
+      'join',
+      () => this.colyseus.joinById<CockroachState>(roomId, { nickname, entropy: freshEntropy() }, CockroachState),
+      false,
+    );
   }
 
   spectate(roomId: string): Promise<GameSession> {
@@ -105,7 +117,12 @@ export class CockroachClient {
     const seat = await this.sessionOptions.store.load();
     if (!seat) throw localError('NO_SAVED_SEAT', 'resume');
     const now = Date.now();
-    const outcome = await reconnectSeat(this.colyseus, seat.token, { firstDelayMs: 0, giveUpAt: now, goneAfter: now + RESUME_NOTICE_MS, cancelled: () => false });
+    const outcome = await reconnectSeat(this.colyseus, seat.token, {
+      firstDelayMs: 0,
+      giveUpAt: now,
+      goneAfter: now + RESUME_NOTICE_MS,
+      cancelled: () => false,
+    });
     if ('error' in outcome) {
       if (outcome.error.code !== 'CONNECTION_FAILED') await this.sessionOptions.store.clear();
       throw new SdkError(outcome.error.code, outcome.error.message, 'resume');

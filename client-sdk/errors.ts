@@ -64,6 +64,7 @@ export function joinError(error: unknown, action: string): SdkError {
   const text = error instanceof Error ? error.message : String(error);
   const match = /^([A-Z][A-Z_]+): ([\s\S]+)$/.exec(text);
   if (match) return new SdkError(match[1], match[2], action);
-  if (matchmakeCode(error) === MATCHMAKE_INVALID_ROOM_ID) return localError(/is locked/.test(text) ? 'ROOM_FULL' : 'ROOM_NOT_FOUND', action);
+  if (matchmakeCode(error) === MATCHMAKE_INVALID_ROOM_ID)
+    return localError(/is locked/.test(text) ? 'ROOM_FULL' : 'ROOM_NOT_FOUND', action);
   return localError('CONNECTION_FAILED', action);
 }

@@ -18,7 +18,9 @@ async function main() {
   // 150 ms of "thinking" per move keeps each bot under the server's 10 messages per second.
   sessions.forEach((s, i) => playRandomly(s, seedRng(`example-${i}-${Date.now()}`), (e) => console.error('refused:', e), 150));
   const name = (id: string) => host.snapshot.seats.find((s) => s.id === id)?.nickname ?? id;
-  host.on('revealed', (r) => console.log(`  ${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}" → ${r.kind}, ${name(r.takenBy)} takes it`));
+  host.on('revealed', (r) =>
+    console.log(`  ${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}" → ${r.kind}, ${name(r.takenBy)} takes it`),
+  );
   await host.start();
   const summary = await finished;
   console.log(`result: ${summary}`);

@@ -203,7 +203,10 @@ export class GameSession extends Emitter<SessionEvents> {
     const room = this.room;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const confirmed = await Promise.race([
-      room.leave(true).then(() => true, () => true),
+      room.leave(true).then(
+        () => true,
+        () => true,
+      ),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LEAVE_CONFIRM_MS))),
     ]);
     clearTimeout(timer);
@@ -237,7 +240,12 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.send(action, { ...payload, step }, (s) => s.step > step, true);
   }
 
-  private send(action: ClientMessageType, payload: Record<string, unknown>, done: (s: GameSnapshot) => boolean, resend: boolean): Promise<void> {
+  private send(
+    action: ClientMessageType,
+    payload: Record<string, unknown>,
+    done: (s: GameSnapshot) => boolean,
+    resend: boolean,
+  ): Promise<void> {
     // One game move at a time (the next one depends on the patch of this one).
     const busy = this.pending.has(action) || (GAME_ACTION_SET.has(action) && [...this.pending.keys()].some((k) => GAME_ACTION_SET.has(k)));
     if (busy) return quiet(Promise.reject(localError('ACTION_PENDING', action)));

@@ -143,7 +143,12 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
     if (list) list.push(Number(cardId));
     else groups.set(kind as Kind, [Number(cardId)]);
   });
-  const myHand = KINDS.filter((k) => groups.has(k)).map((kind) => ({ kind, name: KIND_NAMES_KO[kind], count: groups.get(kind)!.length, cardIds: groups.get(kind)!.sort((a, b) => a - b) }));
+  const myHand = KINDS.filter((k) => groups.has(k)).map((kind) => ({
+    kind,
+    name: KIND_NAMES_KO[kind],
+    count: groups.get(kind)!.length,
+    cardIds: groups.get(kind)!.sort((a, b) => a - b),
+  }));
 
   const r = state.round;
   const round: RoundSnapshot = {
@@ -177,7 +182,16 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
     round,
     activePlayer,
     myTurn: activePlayer !== null && activePlayer === me,
-    lastReveal: lr ? { kind: lr.kind as Kind, claim: lr.claim as Kind, call: lr.call as 'true' | 'false', caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy } : null,
+    lastReveal: lr
+      ? {
+          kind: lr.kind as Kind,
+          claim: lr.claim as Kind,
+          call: lr.call as 'true' | 'false',
+          caller: lr.caller,
+          correct: lr.correct,
+          takenBy: lr.takenBy,
+        }
+      : null,
     loser: state.loser || null,
     lossReason: (state.lossReason || null) as GameSnapshot['lossReason'],
     removed: [...state.removed] as Kind[],

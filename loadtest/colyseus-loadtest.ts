@@ -23,7 +23,9 @@ import { SERVER_MESSAGES } from '../server/protocol';
 
 const SEATS = 6;
 // @colyseus/loadtest reads its own flags (--room, --numClients, ...) from the same argv.
-const fast = parseArgsOrExit(process.argv.slice(2), { pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human' } }, { allowUnknown: true }).pace === 'fast';
+const fast =
+  parseArgsOrExit(process.argv.slice(2), { pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human' } }, { allowUnknown: true })
+    .pace === 'fast';
 
 function playOneGame(room: Room<CockroachState>, rng: RngState, seats: number): Promise<void> {
   return new Promise((resolve) => {
@@ -36,7 +38,10 @@ function playOneGame(room: Room<CockroachState>, rng: RngState, seats: number): 
     });
     room.onMessage(SERVER_MESSAGES.result, () => {
       if (timer) clearTimeout(timer);
-      room.leave(true).catch(() => undefined).finally(resolve);
+      room
+        .leave(true)
+        .catch(() => undefined)
+        .finally(resolve);
     });
     room.onLeave((code) => {
       if (timer) clearTimeout(timer);
@@ -57,12 +62,15 @@ function playOneGame(room: Room<CockroachState>, rng: RngState, seats: number): 
       const active = state.round.hasCard ? state.round.holder : state.round.starter;
       if (active !== room.sessionId) return;
       scheduledStep = step;
-      timer = setTimeout(() => {
-        timer = null;
-        if (room.state.step !== step) return;
-        const move = chooseMove(room.state, room.sessionId, rng);
-        if (move) room.send(move.type, move.payload);
-      }, fast ? 0 : 1000 + randInt(rng, 2001));
+      timer = setTimeout(
+        () => {
+          timer = null;
+          if (room.state.step !== step) return;
+          const move = chooseMove(room.state, room.sessionId, rng);
+          if (move) room.send(move.type, move.payload);
+        },
+        fast ? 0 : 1000 + randInt(rng, 2001),
+      );
     });
   });
 }

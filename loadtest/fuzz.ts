@@ -41,12 +41,16 @@ class Bystanders {
   games = 0;
   private running = true;
 
-  constructor(private readonly endpoint: string, private readonly rng: RngState) {}
+  constructor(
+    private readonly endpoint: string,
+    private readonly rng: RngState,
+  ) {}
 
   async start(): Promise<string> {
     const host = await new Client(this.endpoint).create<CockroachState>(ROOM_NAME, { nickname: 'by0' }, CockroachState);
     this.rooms = [host];
-    for (let i = 1; i < 3; i++) this.rooms.push(await new Client(this.endpoint).joinById<CockroachState>(host.roomId, { nickname: `by${i}` }, CockroachState));
+    for (let i = 1; i < 3; i++)
+      this.rooms.push(await new Client(this.endpoint).joinById<CockroachState>(host.roomId, { nickname: `by${i}` }, CockroachState));
     for (const r of this.rooms) {
       r.onMessage(SERVER_MESSAGES.error, () => this.errors++);
       r.onMessage(SERVER_MESSAGES.result, () => this.games++);
@@ -96,7 +100,14 @@ class Bystanders {
   }
 }
 
-async function attacker(endpoint: string, bystanderRoom: string, asSpectator: boolean, rng: RngState, budget: { left: number }, counts: Record<string, number>) {
+async function attacker(
+  endpoint: string,
+  bystanderRoom: string,
+  asSpectator: boolean,
+  rng: RngState,
+  budget: { left: number },
+  counts: Record<string, number>,
+) {
   const client = new Client(endpoint);
   while (budget.left > 0) {
     let room: Room;
@@ -129,21 +140,37 @@ async function main() {
   const { messages: total, attackers, seed, endpoint } = args;
   const server: ServerProcess | null = endpoint ? null : await startServerProcess({ RATE_LIMITS: 'off' }); // it re-creates rooms from loopback far past the per-address limits
   const target = endpoint ?? server!.endpoint;
-  const rng = seedRng(seed);
   const bystanders = new Bystanders(target, seedRng(`${seed}-bystanders`));
   const bystanderRoom = await bystanders.start();
-  const counts: Record<string, number> = { connections: 0, refusedJoins: 0, replies: 0, payload: 0, garbage: 0, text: 0, bitflip: 0, truncated: 0, header: 0, foreignType: 0 };
+  const counts: Record<string, number> = {
+    connections: 0,
+    refusedJoins: 0,
+    replies: 0,
+    payload: 0,
+    garbage: 0,
+    text: 0,
+    bitflip: 0,
+    truncated: 0,
+    header: 0,
+    foreignType: 0,
+  };
   const budget = { left: total };
   const t0 = performance.now();
   const progress = setInterval(() => {
     const sent = total - budget.left;
-    console.error(`fuzz: ${sent} frames, ${counts.connections} connections, bystander p99 ${bystanders.latency.summary().p99} ms, server rss ${server?.rssMB().toFixed(0) ?? '?'} MB`);
+    console.error(
+      `fuzz: ${sent} frames, ${counts.connections} connections, bystander p99 ${bystanders.latency.summary().p99} ms, server rss ${server?.rssMB().toFixed(0) ?? '?'} MB`,
+    );
   }, 5000);
-  await Promise.all(Array.from({ length: attackers }, (_, i) => attacker(target, bystanderRoom, i < 2, seedRng(`${seed}-${i}`), budget, counts)));
+  await Promise.all(
+    Array.from({ length: attackers }, (_, i) => attacker(target, bystanderRoom, i < 2, seedRng(`${seed}-${i}`), budget, counts)),
+  );
   clearInterval(progress);
   const seconds = (performance.now() - t0) / 1000;
   bystanders.stop();
-  const health = await fetch(target.replace('ws', 'http') + '/health').then((r) => r.ok).catch(() => false);
+  const health = await fetch(target.replace('ws', 'http') + '/health')
+    .then((r) => r.ok)
+    .catch(() => false);
   const report = {
     frames: total - budget.left,
     seconds: +seconds.toFixed(1),

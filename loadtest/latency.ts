@@ -20,7 +20,11 @@ const FLAGS = {
 
 function frameCounter(t: Tracked) {
   const counts = { patchBytes: 0, stateBytes: 0 };
-  const ws = (t.room.connection.transport as unknown as { ws: { addEventListener: Function } }).ws;
+  const ws = (
+    t.room.connection.transport as unknown as {
+      ws: { addEventListener(type: string, fn: (ev: { data: ArrayBuffer | Buffer }) => void): void };
+    }
+  ).ws;
   ws.addEventListener('message', (ev: { data: ArrayBuffer | Buffer }) => {
     const bytes = new Uint8Array(ev.data as ArrayBuffer);
     if (bytes[0] === PATCH) counts.patchBytes += bytes.byteLength;
@@ -76,7 +80,12 @@ async function main() {
       players: count,
       games,
       actions: latencies.length,
-      latencyMs: { p50: +pct(latencies, 50).toFixed(2), p90: +pct(latencies, 90).toFixed(2), p99: +pct(latencies, 99).toFixed(2), max: +latencies[latencies.length - 1].toFixed(2) },
+      latencyMs: {
+        p50: +pct(latencies, 50).toFixed(2),
+        p90: +pct(latencies, 90).toFixed(2),
+        p99: +pct(latencies, 99).toFixed(2),
+        max: +latencies[latencies.length - 1].toFixed(2),
+      },
       patchBytesPerClient: { mean: +mean(bytesPerClient).toFixed(1), p50: pct(bytesPerClient, 50), p99: pct(bytesPerClient, 99) },
       joinStateBytes: { max: Math.max(...joinBytes) },
     }),

@@ -46,7 +46,7 @@ function attribute(state: CockroachState, into: Map<string, number>): void {
     for (const { index, op } of tree.changes.values()) {
       const name = isSchema ? `${tree.ref.constructor.name}.${fields![index]}` : `${label}[]`;
       // TOUCH (a child changed) writes nothing itself; DELETE writes its header only.
-      const bytes = op === OPERATION.TOUCH ? 0 : op === OPERATION.DELETE ? (isSchema ? 1 : 2) : tree.caches[index]?.length ?? 0;
+      const bytes = op === OPERATION.TOUCH ? 0 : op === OPERATION.DELETE ? (isSchema ? 1 : 2) : (tree.caches[index]?.length ?? 0);
       if (bytes > 0) into.set(name, (into.get(name) ?? 0) + bytes);
       const child = treeOf(tree.getValue(index));
       if (child) walk(child, name);
@@ -102,7 +102,13 @@ function main() {
     const fields = Object.fromEntries([...e.fields].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, +(v / e.actions).toFixed(1)]));
     report[type] = { actions: e.actions, perClient: +(e.bytes / e.actions).toFixed(1), fields };
   }
-  console.log(JSON.stringify({ games, joinStateBytesMax: joinState, perClientAllActions: +(all.bytes / all.actions).toFixed(1), byAction: report }, null, 1));
+  console.log(
+    JSON.stringify(
+      { games, joinStateBytesMax: joinState, perClientAllActions: +(all.bytes / all.actions).toFixed(1), byAction: report },
+      null,
+      1,
+    ),
+  );
 }
 
 main();

@@ -50,8 +50,17 @@ async function main() {
         // Every bot comes from one address: the edge's per-address create/join limits and its
         // connection cap would refuse the load itself. Human pace stays within the per-client
         // message rate; fast bots would not.
-        { RATE_LIMITS: 'off', MAX_CONNECTIONS: '1000000', MAX_PENDING_MATCHMAKES: '100000', ...(pace === 'fast' ? { MESSAGE_BURST: '100000', MESSAGES_PER_SECOND: '100000' } : {}) },
-        { stats: true, root: opts['server-root'], nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])] },
+        {
+          RATE_LIMITS: 'off',
+          MAX_CONNECTIONS: '1000000',
+          MAX_PENDING_MATCHMAKES: '100000',
+          ...(pace === 'fast' ? { MESSAGE_BURST: '100000', MESSAGES_PER_SECOND: '100000' } : {}),
+        },
+        {
+          stats: true,
+          root: opts['server-root'],
+          nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
+        },
       );
   const endpoint = opts.endpoint ?? server!.endpoint;
   if (server && opts['server-log']) {
@@ -69,25 +78,29 @@ async function main() {
   let windowStart = runStart;
   const progress = setInterval(() => {
     fleet.checkStalls();
-    console.error(progressLine(figures, {
-      phase,
-      seconds: (performance.now() - (phase === 'ramp' ? runStart : windowStart)) / 1000,
-      serverSeconds: server ? (performance.now() - serverStart) / 1000 : null,
-      rooms: fleet.tables.size,
-      roomsAsked: rooms,
-      clients: fleet.liveClients(),
-      serverRssMB: server ? server.rssMB() : null,
-      intervalSeconds: PROGRESS_MS / 1000,
-    }));
+    console.error(
+      progressLine(figures, {
+        phase,
+        seconds: (performance.now() - (phase === 'ramp' ? runStart : windowStart)) / 1000,
+        serverSeconds: server ? (performance.now() - serverStart) / 1000 : null,
+        rooms: fleet.tables.size,
+        roomsAsked: rooms,
+        clients: fleet.liveClients(),
+        serverRssMB: server ? server.rssMB() : null,
+        intervalSeconds: PROGRESS_MS / 1000,
+      }),
+    );
     if (server?.crashed()) figures.countError('server crashed');
   }, PROGRESS_MS);
 
   // Ramp up: `batch` rooms at a time, each retried until it is filled.
   for (let first = 0; first < rooms && !server?.crashed(); first += batch) {
     const slots = Array.from({ length: Math.min(batch, rooms - first) }, (_, i) => first + i);
-    await Promise.all(slots.map(async (slot) => {
-      for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
-    }));
+    await Promise.all(
+      slots.map(async (slot) => {
+        for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
+      }),
+    );
   }
   const rampSeconds = (performance.now() - runStart) / 1000;
   phase = 'settle';
@@ -119,7 +132,12 @@ async function main() {
   clearInterval(progress);
 
   const report = buildReport(figures, {
-    rooms, roomsAtEnd, clients: clientsAtEnd, pace, windowSeconds, rampSeconds,
+    rooms,
+    roomsAtEnd,
+    clients: clientsAtEnd,
+    pace,
+    windowSeconds,
+    rampSeconds,
     server: server ? { cpuSeconds: cpu1 - cpu0, endRssMB, baselineRssMB, stats, live, baseline } : null,
     botCpuMicros: botCpu.user + botCpu.system,
     botLoopP99Ns: botLoop.percentile(99),

@@ -161,7 +161,9 @@ function reportLosses(levels: BotLevel[], stats: GameStats[]) {
   for (const level of [...new Set(levels)]) {
     const slots = levels.flatMap((l, i) => (l === level ? [i] : []));
     const lost = stats.filter((g) => slots.includes(g.loserSlot)).length;
-    console.log(`  ${level.padEnd(6)} ${slots.length} seat(s)  lost ${lost} (${pct(lost, n)} of games, ${pct(lost, n * slots.length)} per seat)`);
+    console.log(
+      `  ${level.padEnd(6)} ${slots.length} seat(s)  lost ${lost} (${pct(lost, n)} of games, ${pct(lost, n * slots.length)} per seat)`,
+    );
   }
   const slotText = levels.map((l, i) => `p${i} ${l} ${pct(stats.filter((g) => g.loserSlot === i).length, n)}`);
   console.log(`  by player         ${slotText.join('   ')}`);
@@ -182,7 +184,12 @@ function main() {
   const wall = performance.now() - t0;
   report('all games (wall clock)', stats, wall);
   const counts = [...new Set(stats.map((g) => g.players))].sort();
-  if (counts.length > 1) for (const n of counts) report(`${n} players (time inside games)`, stats.filter((g) => g.players === n));
+  if (counts.length > 1)
+    for (const n of counts)
+      report(
+        `${n} players (time inside games)`,
+        stats.filter((g) => g.players === n),
+      );
   if (args.bots) reportLosses(args.bots, stats);
 }
 

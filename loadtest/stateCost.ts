@@ -94,15 +94,17 @@ function main() {
   const wall = performance.now() - t0;
   const after = gcHeapMB();
   const playing = rooms.filter((r) => r.match.game.phase === 'playing').length;
-  console.log(JSON.stringify({
-    rooms: args.rooms,
-    stillPlaying: playing,
-    actionsPerRoom: +(actions / args.rooms).toFixed(1),
-    liveHeapPerRoomKB: +(((after - before) * 1024) / args.rooms).toFixed(1),
-    cpuPerActionUs: +((cpu.user + cpu.system) / actions).toFixed(1),
-    wallPerActionUs: +((wall * 1000) / actions).toFixed(1),
-    bytesPerActionPerClient: +(rooms.reduce((n, r) => n + r.bytes, 0) / (actions + 7 * args.rooms) / 6).toFixed(1),
-  }));
+  console.log(
+    JSON.stringify({
+      rooms: args.rooms,
+      stillPlaying: playing,
+      actionsPerRoom: +(actions / args.rooms).toFixed(1),
+      liveHeapPerRoomKB: +(((after - before) * 1024) / args.rooms).toFixed(1),
+      cpuPerActionUs: +((cpu.user + cpu.system) / actions).toFixed(1),
+      wallPerActionUs: +((wall * 1000) / actions).toFixed(1),
+      bytesPerActionPerClient: +(rooms.reduce((n, r) => n + r.bytes, 0) / (actions + 7 * args.rooms) / 6).toFixed(1),
+    }),
+  );
   // Keep the rooms alive until measured.
   if (rooms.length < 0) console.log(rooms);
 }

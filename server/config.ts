@@ -1,5 +1,11 @@
 import { OpsConfig, opsConfigFromEnv } from './ops/config';
-import { DEFAULT_BOT_THINK_MS, DEFAULT_LOBBY_GRACE_SECONDS, DEFAULT_MESSAGE_BURST, DEFAULT_MESSAGES_PER_SECOND, DEFAULT_RECONNECT_GRACE_SECONDS } from './room/constants';
+import {
+  DEFAULT_BOT_THINK_MS,
+  DEFAULT_LOBBY_GRACE_SECONDS,
+  DEFAULT_MESSAGE_BURST,
+  DEFAULT_MESSAGES_PER_SECOND,
+  DEFAULT_RECONNECT_GRACE_SECONDS,
+} from './room/constants';
 
 /** Every setting the server reads from its environment, in one place. */
 export interface ServerConfig {

@@ -159,13 +159,15 @@ function projectPlayer(player: Player, game: Game, id: PlayerId, seat: number) {
   const map = player.hand;
   if (map.size === hand.length) return;
   // A hand holds at most a few dozen cards: a scan allocates nothing, unlike a Set per action.
-  if (map.size > hand.length) map.forEach((_kind, key) => {
-    if (!hand.includes(Number(key))) map.delete(key);
-  });
-  if (map.size < hand.length) for (const id of hand) {
-    const key = String(id);
-    if (!map.has(key)) map.set(key, game.kinds[id]);
-  }
+  if (map.size > hand.length)
+    map.forEach((_kind, key) => {
+      if (!hand.includes(Number(key))) map.delete(key);
+    });
+  if (map.size < hand.length)
+    for (const id of hand) {
+      const key = String(id);
+      if (!map.has(key)) map.set(key, game.kinds[id]);
+    }
 }
 
 function projectRound(state: CockroachState, game: Game, newGame: boolean) {

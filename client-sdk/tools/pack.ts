@@ -21,7 +21,8 @@ const OUT = path.join(STAGE, 'dist');
 export const SDK_DEPENDENCIES = ['colyseus.js', '@colyseus/schema'];
 
 /** What may be compiled in: the SDK and the pure shared code (rules, schema classes, protocol names, the fairness check). */
-export const SHARED_PURE = /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|schema|fairness)\/[^/]+\.ts|server\/protocol\.ts)$/;
+export const SHARED_PURE =
+  /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|schema|fairness)\/[^/]+\.ts|server\/protocol\.ts)$/;
 
 export const BUNDLE: BuildOptions = {
   entryPoints: [path.join(SDK, 'index.ts')],
@@ -47,10 +48,19 @@ export async function buildSdk(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   for (const file of ['package.json', 'README.md']) copyFileSync(path.join(SDK, file), path.join(STAGE, file));
   for (const format of ['esm', 'cjs'] as const) {
-    const result = await build({ ...BUNDLE, absWorkingDir: ROOT, format, outfile: path.join(OUT, format === 'esm' ? 'index.mjs' : 'index.cjs') });
+    const result = await build({
+      ...BUNDLE,
+      absWorkingDir: ROOT,
+      format,
+      outfile: path.join(OUT, format === 'esm' ? 'index.mjs' : 'index.cjs'),
+    });
     checkInputs(result.metafile!);
   }
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(SDK, 'tsconfig.build.json'), '--outDir', path.join(OUT, 'types')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(SDK, 'tsconfig.build.json'), '--outDir', path.join(OUT, 'types')],
+    { stdio: 'inherit' },
+  );
   // ESM-typed entry for `import`; the declarations themselves are one tree for both formats.
   writeFileSync(path.join(OUT, 'index.d.mts'), "export * from './types/client-sdk/index.js';\n");
 }

@@ -37,7 +37,11 @@ export type ParsedArgs<T extends FlagSpecs> = { -readonly [K in keyof T]: ValueO
 
 export class UsageError extends Error {}
 
-export function parseArgs<const T extends FlagSpecs>(argv: readonly string[], specs: T, options: { allowUnknown?: boolean } = {}): ParsedArgs<T> {
+export function parseArgs<const T extends FlagSpecs>(
+  argv: readonly string[],
+  specs: T,
+  options: { allowUnknown?: boolean } = {},
+): ParsedArgs<T> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     out[name] = spec.kind === 'flag' ? false : spec.kind === 'optional' ? undefined : spec.default;
@@ -89,11 +93,17 @@ function convert(name: string, spec: Exclude<FlagSpec, { kind: 'flag' }>, raw: s
 }
 
 function usageHint(specs: FlagSpecs): string {
-  return ` (known: ${Object.keys(specs).map((n) => `--${n}`).join(' ')})`;
+  return ` (known: ${Object.keys(specs)
+    .map((n) => `--${n}`)
+    .join(' ')})`;
 }
 
 /** For a tool's main: a usage error prints one line and exits 2; anything else is rethrown. */
-export function parseArgsOrExit<const T extends FlagSpecs>(argv: readonly string[], specs: T, options: { allowUnknown?: boolean } = {}): ParsedArgs<T> {
+export function parseArgsOrExit<const T extends FlagSpecs>(
+  argv: readonly string[],
+  specs: T,
+  options: { allowUnknown?: boolean } = {},
+): ParsedArgs<T> {
   try {
     return parseArgs(argv, specs, options);
   } catch (error) {

@@ -30,7 +30,8 @@ export class Figures {
     if (this.stopping) return;
     this.errors++;
     this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + 1;
-    if (this.errorKinds[kind] <= 3 && detail !== undefined) console.error(`loadtest: ${kind}:`, detail instanceof Error ? detail.message : detail);
+    if (this.errorKinds[kind] <= 3 && detail !== undefined)
+      console.error(`loadtest: ${kind}:`, detail instanceof Error ? detail.message : detail);
   }
 
   countLeaks(who: string, violations: readonly string[]): void {

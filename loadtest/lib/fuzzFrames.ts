@@ -6,17 +6,38 @@ import { CLIENT_MESSAGES } from '../../server/protocol';
 const TYPES: readonly string[] = CLIENT_MESSAGES;
 const KEYS = ['cardId', 'to', 'claim', 'call', 'phrase', 'step', '__proto__', 'constructor', 'prototype', 'toString', 'x', ''];
 const STRINGS = ['', 'true', 'false', 'rat', 'doubt', '__proto__', 'constructor', '\u0000', '가'.repeat(40), 'x'.repeat(600), ...KINDS];
-const NUMBERS = [0, -0, 1, -1, 63, 64, 0.5, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1e308, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  63,
+  64,
+  0.5,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  -(2 ** 53),
+  1e308,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+];
 
 export type FuzzKind = 'payload' | 'garbage' | 'text' | 'bitflip' | 'truncated' | 'header' | 'foreignType';
 
 function randomValue(rng: RngState, depth = 0): unknown {
   switch (randInt(rng, depth > 3 ? 4 : 7)) {
-    case 0: return pick(rng, NUMBERS);
-    case 1: return pick(rng, STRINGS);
-    case 2: return randInt(rng, 2) === 0;
-    case 3: return null;
-    case 4: return Array.from({ length: randInt(rng, 4) }, () => randomValue(rng, depth + 1));
+    case 0:
+      return pick(rng, NUMBERS);
+    case 1:
+      return pick(rng, STRINGS);
+    case 2:
+      return randInt(rng, 2) === 0;
+    case 3:
+      return null;
+    case 4:
+      return Array.from({ length: randInt(rng, 4) }, () => randomValue(rng, depth + 1));
     case 5: {
       let deep: unknown = 1;
       for (let i = randInt(rng, 300); i > 0; i--) deep = [deep];

@@ -2,7 +2,11 @@ import * as hdr from 'hdr-histogram-js';
 
 /** Millisecond latencies kept in an HDR histogram at microsecond resolution. */
 export class LatencyHistogram {
-  private readonly histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
+  private readonly histogram = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 120_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
 
   record(ms: number): void {
     this.histogram.recordValue(Math.max(1, Math.round(ms * 1000)));
@@ -24,7 +28,11 @@ export class LatencyHistogram {
 
 /** Whole-number sizes (bytes) in an HDR histogram, with their exact sum for the mean. */
 export class SizeHistogram {
-  private readonly histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000, numberOfSignificantValueDigits: 3 });
+  private readonly histogram = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 100_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
   private sum = 0;
 
   record(value: number): void {

@@ -91,7 +91,9 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
     endpoint: `ws://127.0.0.1:${port}`,
     crashed: () => exited && !stopping,
     rssMB: () => {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('VmRSS:'));
       return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
     },
     cpuSeconds: () => {

@@ -91,7 +91,15 @@ export class Fleet {
   /** Fills one slot with a new six-player room; false if a join failed (counted as errors). */
   async openTable(slot: number): Promise<boolean> {
     const table: Table = {
-      slot, bots: [], pending: [], seated: false, startSent: false, ended: false, closing: false, stalled: false, lastProgress: performance.now(),
+      slot,
+      bots: [],
+      pending: [],
+      seated: false,
+      startSent: false,
+      ended: false,
+      closing: false,
+      stalled: false,
+      lastProgress: performance.now(),
     };
     let host: Room<CockroachState>;
     try {
@@ -103,7 +111,9 @@ export class Fleet {
     table.bots.push(this.attach(table, host, 0));
     this.tables.add(table);
     const joins = await Promise.allSettled(
-      Array.from({ length: SEATS - 1 }, (_, i) => this.client.joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState)),
+      Array.from({ length: SEATS - 1 }, (_, i) =>
+        this.client.joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState),
+      ),
     );
     for (const [i, j] of joins.entries()) {
       if (j.status === 'fulfilled') table.bots.push(this.attach(table, j.value, i + 1));
@@ -128,7 +138,10 @@ export class Fleet {
       if (phase === 'ended' || (this.options.idle && phase === 'lobby')) continue;
       t.stalled = true;
       this.figures.stalls++;
-      this.figures.countError('stalled room', `room ${t.bots[0]?.room.roomId} step ${t.bots[0]?.room.state.step} phase ${t.bots[0]?.room.state.phase}`);
+      this.figures.countError(
+        'stalled room',
+        `room ${t.bots[0]?.room.roomId} step ${t.bots[0]?.room.state.step} phase ${t.bots[0]?.room.state.phase}`,
+      );
     }
   }
 
@@ -140,8 +153,17 @@ export class Fleet {
 
   private attach(table: Table, room: Room<CockroachState>, seat: number): Bot {
     const bot: Bot = {
-      table, seat, room, id: room.sessionId, lastStep: 0, byteStep: 0, scheduledStep: -1,
-      joinStateSeen: false, resultSeen: false, leaving: false, changes: NO_CHANGES,
+      table,
+      seat,
+      room,
+      id: room.sessionId,
+      lastStep: 0,
+      byteStep: 0,
+      scheduledStep: -1,
+      joinStateSeen: false,
+      resultSeen: false,
+      leaving: false,
+      changes: NO_CHANGES,
     };
     const state = room.state;
     const decode = state.decode.bind(state);
@@ -151,7 +173,9 @@ export class Fleet {
       return changes;
     }) as CockroachState['decode'];
     // Registered after colyseus.js's own onmessage: runs once the frame is decoded.
-    const ws = (room.connection.transport as unknown as { ws: { addEventListener(t: string, f: (ev: { data: ArrayBuffer }) => void): void } }).ws;
+    const ws = (
+      room.connection.transport as unknown as { ws: { addEventListener(t: string, f: (ev: { data: ArrayBuffer }) => void): void } }
+    ).ws;
     ws.addEventListener('message', (ev) => this.onFrame(bot, ev.data));
     room.onStateChange(() => this.onPatch(bot));
     room.onMessage(SERVER_MESSAGES.error, (m: { code?: string }) => this.onRefused(bot, m));

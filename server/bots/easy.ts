@@ -11,7 +11,10 @@ import { holderChoices, ownCards } from './seat';
 export function easyMove(view: PlayerView, me: PlayerId, rng: RngState): Action {
   const claim = pick(rng, KINDS);
   if (!view.round.hasCard) {
-    const to = pick(rng, view.order.filter((p) => p !== me));
+    const to = pick(
+      rng,
+      view.order.filter((p) => p !== me),
+    );
     return { type: 'offer', cardId: pick(rng, ownCards(view, me)), to, claim };
   }
   const choices = holderChoices(view);

@@ -41,7 +41,7 @@ export function createBot(level: BotLevel, seed: string): Bot {
     level,
     decide(view) {
       const me = viewerOf(view);
-      if (toActIn(view) !== me) throw new Error('bot: not this seat\'s turn');
+      if (toActIn(view) !== me) throw new Error("bot: not this seat's turn");
       return level === 'easy' ? easyMove(view, me, moves) : smartMove(view, me, moves, memory);
     },
     thinkMs(maxMs) {

@@ -21,7 +21,12 @@ export interface SmartTuning {
   bluffTowardFront: boolean;
 }
 
-export const SMART_TUNING: Readonly<SmartTuning> = Object.freeze({ othersWeight: 0.5, callShare: 0.7, honestShare: 0.55, bluffTowardFront: true });
+export const SMART_TUNING: Readonly<SmartTuning> = Object.freeze({
+  othersWeight: 0.5,
+  callShare: 0.7,
+  honestShare: 0.55,
+  bluffTowardFront: true,
+});
 
 interface Ctx {
   view: PlayerView;
@@ -154,7 +159,10 @@ function claimFor(ctx: Ctx, kind: Kind, to: PlayerId): Kind {
   if (plausible.length === 0) return kind;
   if (!ctx.tune.bluffTowardFront) return pick(ctx.rng, plausible);
   const top = Math.max(...plausible.map((k) => front[k]));
-  return pick(ctx.rng, plausible.filter((k) => front[k] === top));
+  return pick(
+    ctx.rng,
+    plausible.filter((k) => front[k] === top),
+  );
 }
 
 /** The option of least cost; ties broken at random so play is not predictable. */

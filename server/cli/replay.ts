@@ -14,7 +14,7 @@ import { openConfiguredStore } from '../store/open';
 async function main(argv: string[]): Promise<number> {
   const gameId = argv[0];
   if (argv.length !== 1 || !isGameId(gameId)) {
-    process.stderr.write('usage: npm run replay -- GAME_ID   (64 hex characters, the result\'s gameId)\n');
+    process.stderr.write("usage: npm run replay -- GAME_ID   (64 hex characters, the result's gameId)\n");
     return 2;
   }
   const config = storeConfigFromEnv(process.env);
@@ -28,10 +28,17 @@ async function main(argv: string[]): Promise<number> {
     const check = verifyRecord(record);
     try {
       const ids = record.players.map((p) => p.id);
-      const game = replayGame({ seed: deriveSeed(record.fairness.serverSeed, record.fairness.entropy), options: record.options, players: ids, log: record.log });
+      const game = replayGame({
+        seed: deriveSeed(record.fairness.serverSeed, record.fairness.entropy),
+        options: record.options,
+        players: ids,
+        log: record.log,
+      });
       const nicknames = Object.fromEntries(record.players.map((p) => [p.id, p.nickname]));
       const result = fullResult(game, record.log, nicknames, record.gameId);
-      process.stdout.write(`${JSON.stringify({ gameId, roomId: record.roomId, startedAt: record.startedAt, endedAt: record.endedAt, actions: record.log.length, result }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ gameId, roomId: record.roomId, startedAt: record.startedAt, endedAt: record.endedAt, actions: record.log.length, result }, null, 2)}\n`,
+      );
     } catch (error) {
       process.stdout.write(`replay failed: ${(error as Error).message}\n`);
     }

@@ -115,16 +115,20 @@ function checkShape(input: unknown): string | null {
   const options = validateOptions(input.options);
   if (input.options === undefined || !options.ok) return 'options are not valid game options';
   const players = input.players;
-  if (!Array.isArray(players) || players.length < MIN_PLAYERS || players.length > MAX_PLAYERS) return `players must list ${MIN_PLAYERS} to ${MAX_PLAYERS} players`;
+  if (!Array.isArray(players) || players.length < MIN_PLAYERS || players.length > MAX_PLAYERS)
+    return `players must list ${MIN_PLAYERS} to ${MAX_PLAYERS} players`;
   const seen = new Set<string>();
   for (const p of players) {
-    if (!isObject(p) || !isPlayerId(p.id) || !isText(p.nickname) || typeof p.bot !== 'boolean') return 'each player needs an id (letters, digits, _ or -), a nickname and bot';
-    if (!Number.isInteger(p.seat) || (p.seat as number) < 0 || (p.seat as number) >= players.length) return `player ${p.id} has no valid seat`;
+    if (!isObject(p) || !isPlayerId(p.id) || !isText(p.nickname) || typeof p.bot !== 'boolean')
+      return 'each player needs an id (letters, digits, _ or -), a nickname and bot';
+    if (!Number.isInteger(p.seat) || (p.seat as number) < 0 || (p.seat as number) >= players.length)
+      return `player ${p.id} has no valid seat`;
     if (seen.has(p.id)) return `player ${p.id} is listed twice`;
     seen.add(p.id);
   }
   const f = input.fairness;
-  if (!isObject(f) || !isText(f.commitment) || !isText(f.serverSeed) || !isObject(f.entropy)) return 'fairness needs commitment, entropy and serverSeed';
+  if (!isObject(f) || !isText(f.commitment) || !isText(f.serverSeed) || !isObject(f.entropy))
+    return 'fairness needs commitment, entropy and serverSeed';
   if (f.serverSeed === '') return 'serverSeed is not revealed';
   for (const value of Object.values(f.entropy)) if (!isText(value)) return 'each entropy must be a string';
   if (!Array.isArray(input.log) || input.log.length > MAX_LOG) return `log must be a list of at most ${MAX_LOG} entries`;

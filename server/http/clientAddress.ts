@@ -14,9 +14,12 @@ export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<
   const peer = normaliseAddress(req.socket.remoteAddress ?? '');
   if (!trustedProxies.has(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const text = Array.isArray(header) ? header.join(',') : header ?? '';
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   if (text.length > 2000) return peer;
-  const hops = text.split(',').map((h) => normaliseAddress(h.trim())).filter((h) => h !== '');
+  const hops = text
+    .split(',')
+    .map((h) => normaliseAddress(h.trim()))
+    .filter((h) => h !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!trustedProxies.has(hops[i])) return /^[0-9A-Fa-f.:]{2,45}$/.test(hops[i]) ? hops[i] : peer;
   }

@@ -51,7 +51,11 @@ function spoke(socket: Socket): void {
   silent.delete(socket);
 }
 
-const BUSY_BODY = JSON.stringify({ code: 'SERVER_BUSY', message: ROOM_MESSAGES.SERVER_BUSY, error: `SERVER_BUSY: ${ROOM_MESSAGES.SERVER_BUSY}` });
+const BUSY_BODY = JSON.stringify({
+  code: 'SERVER_BUSY',
+  message: ROOM_MESSAGES.SERVER_BUSY,
+  error: `SERVER_BUSY: ${ROOM_MESSAGES.SERVER_BUSY}`,
+});
 const BUSY_RESPONSE =
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n' +
   `Content-Length: ${Buffer.byteLength(BUSY_BODY)}\r\n\r\n${BUSY_BODY}`;
@@ -66,7 +70,10 @@ const BUSY_RESPONSE =
  *   Node's own headers timeout only runs once a request has begun, so a socket that sends
  *   nothing at all would otherwise live until the idle timeout.
  */
-export function limitConnections(server: http.Server, edge: Pick<EdgeConfig, 'maxConnections' | 'connectionsPerAddress' | 'trustedProxies' | 'headersTimeoutMs'>): { open(): number } {
+export function limitConnections(
+  server: http.Server,
+  edge: Pick<EdgeConfig, 'maxConnections' | 'connectionsPerAddress' | 'trustedProxies' | 'headersTimeoutMs'>,
+): { open(): number } {
   let open = 0;
   const max = edge.maxConnections;
   const trusted = new Set(edge.trustedProxies);

@@ -17,7 +17,8 @@ const failures = new Counter({
   registers: [registry],
 });
 
-for (const code of ['TOO_MANY_REQUESTS', 'TOO_MANY_LOBBIES', 'SERVER_BUSY', 'PAYLOAD_TOO_LARGE', 'BAD_OPTIONS', 'BAD_NICKNAME']) refusals.inc({ code }, 0);
+for (const code of ['TOO_MANY_REQUESTS', 'TOO_MANY_LOBBIES', 'SERVER_BUSY', 'PAYLOAD_TOO_LARGE', 'BAD_OPTIONS', 'BAD_NICKNAME'])
+  refusals.inc({ code }, 0);
 
 export function edgeRefused(code: string): void {
   refusals.inc({ code });

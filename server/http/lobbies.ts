@@ -76,7 +76,9 @@ export class PendingSeats {
     const still = list.filter(({ roomId, sessionId, local, until }) => {
       if (t >= until) return false;
       if (!local) return true;
-      const seats = (matchMaker.getRoomById(roomId) as unknown as { reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> } | undefined)?.reservedSeats;
+      const seats = (
+        matchMaker.getRoomById(roomId) as unknown as { reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> } | undefined
+      )?.reservedSeats;
       const seat = seats ? Object.getOwnPropertyDescriptor(seats, sessionId)?.value : undefined;
       return seat !== undefined && seat[2] === false;
     });

@@ -89,19 +89,24 @@ export class MatchmakeGuard {
     const route = req.method === 'POST' ? POST_ROUTE.exec(path) : null;
     if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
     const [, method, target] = route;
-    if (method !== 'joinById' && method !== 'reconnect' && target !== ROOM_NAME) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
+    if (method !== 'joinById' && method !== 'reconnect' && target !== ROOM_NAME)
+      return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
     // No drain check here: a draining process still places creates on the others (server/ops/scale.ts); the room refuses one placed here.
     if (this.pending >= this.edge.maxPendingMatchmakes) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
-    if (method === 'create' && !this.creates.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
+    if (method === 'create' && !this.creates.take(address))
+      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
     if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
-    if (CREATING.has(method) && !this.lobbies.mayOpen(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_LOBBIES' });
+    if (CREATING.has(method) && !this.lobbies.mayOpen(address))
+      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_LOBBIES' });
     // Seats reserved and never used: one address cannot hold more than a few at once.
-    if (method !== 'reconnect' && !this.pendingSeats.mayReserve(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
+    if (method !== 'reconnect' && !this.pendingSeats.mayReserve(address))
+      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
 
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes) return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes)
+      return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
 
     this.pending++;
     let settled = false;
@@ -131,7 +136,9 @@ export class MatchmakeGuard {
         .then(
           (reply) => send(res, 200, headers, reply),
           (outcome: Refusal | FixedReply) =>
-            outcome instanceof FixedReply ? send(res, 200, headers, { code: outcome.code, error: outcome.error }) : this.refuse(req, res, headers, outcome),
+            outcome instanceof FixedReply
+              ? send(res, 200, headers, { code: outcome.code, error: outcome.error })
+              : this.refuse(req, res, headers, outcome),
         )
         .finally(done);
     });
@@ -145,7 +152,8 @@ export class MatchmakeGuard {
     let spectator = false;
     if (method === 'reconnect') {
       const token = isPlain(parsed.value) ? (parsed.value as Record<string, unknown>).reconnectionToken : undefined;
-      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(parsed.value as object).length !== 1) throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
+      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(parsed.value as object).length !== 1)
+        throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
       options = { reconnectionToken: token };
     } else {
       const join = parseJoinOptions(parsed.value);
@@ -157,10 +165,13 @@ export class MatchmakeGuard {
     const authorization = req.headers.authorization;
     const token = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
     try {
-      const reservation = (await (matchMaker as unknown as Record<string, Function>)[method](target, options, { token, request: req })) as { sessionId: string; room: { roomId: string; processId?: string } };
+      const reservation = (await (
+        matchMaker as unknown as Record<string, (name: string, options: unknown, auth: unknown) => Promise<unknown>>
+      )[method](target, options, { token, request: req })) as { sessionId: string; room: { roomId: string; processId?: string } };
       if (method !== 'reconnect') this.pendingSeats.reserved(address, reservation);
       // joinOrCreate that found a room joined it; only a fresh room (its first seat) is this address's lobby.
-      if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1)) this.lobbies.opened(address, reservation.room);
+      if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1))
+        this.lobbies.opened(address, reservation.room);
       return reservation;
     } catch (error) {
       throw matchmakerRefusal(error, spectator, method === 'joinById' ? localSeatRefusal(target, options) : null);
@@ -169,13 +180,16 @@ export class MatchmakeGuard {
 
   private async list(roomName: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     const now = Date.now();
-    if (this.listing && this.listing.key === roomName && now - this.listing.at < LISTING_CACHE_MS) return send(res, 200, headers, this.listing.body);
+    if (this.listing && this.listing.key === roomName && now - this.listing.at < LISTING_CACHE_MS)
+      return send(res, 200, headers, this.listing.body);
     try {
       const conditions: Record<string, unknown> = { locked: false, private: false };
       if (roomName) conditions.name = roomName;
       const rooms = (await matchMaker.query(conditions)) as unknown as ListedRoom[];
       // A lobby whose creator never opened the socket has nobody to play with: not listed.
-      const shown = rooms.filter((r) => !(r.metadata && typeof r.metadata === 'object' && (r.metadata as { seats?: number }).seats === 0)).slice(0, MAX_LISTED);
+      const shown = rooms
+        .filter((r) => !(r.metadata && typeof r.metadata === 'object' && (r.metadata as { seats?: number }).seats === 0))
+        .slice(0, MAX_LISTED);
       const body = JSON.stringify(shown.map(listed));
       // Only a long listing is reused for a moment: a short one is cheap and must be fresh.
       this.listing = rooms.length > MAX_LISTED ? { at: now, key: roomName, body } : null;
@@ -232,7 +246,15 @@ interface ListedRoom {
 }
 
 function listed(r: ListedRoom): ListedRoom {
-  const out: ListedRoom = { roomId: r.roomId, name: r.name, clients: r.clients, maxClients: r.maxClients, metadata: r.metadata, processId: r.processId, createdAt: r.createdAt };
+  const out: ListedRoom = {
+    roomId: r.roomId,
+    name: r.name,
+    clients: r.clients,
+    maxClients: r.maxClients,
+    metadata: r.metadata,
+    processId: r.processId,
+    createdAt: r.createdAt,
+  };
   if (r.publicAddress) out.publicAddress = r.publicAddress;
   return out;
 }
@@ -256,7 +278,11 @@ export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCo
   const message = messageFor(code);
   // A field names the client's own key back only when it is short and plain.
   const field = rawField !== undefined && /^[A-Za-z0-9_]{1,32}$/.test(rawField) ? rawField : undefined;
-  const body: { code: ErrorCode; message: string; error: string; field?: string } = { code, message, error: field ? `${code}: ${message} (${field})` : `${code}: ${message}` };
+  const body: { code: ErrorCode; message: string; error: string; field?: string } = {
+    code,
+    message,
+    error: field ? `${code}: ${message} (${field})` : `${code}: ${message}`,
+  };
   if (field) body.field = field;
   return body;
 }
@@ -276,7 +302,8 @@ export function matchmakerRefusal(error: unknown, spectator: boolean, why: Error
     return { status: 200, code: ours[1] as ErrorCode, field };
   }
   // Colyseus's SeatReservationError (not exported by the 0.15 package): "<roomId> is already full."
-  if (/ is already full\.$/.test(text) || / is locked$/.test(text)) return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
+  if (/ is already full\.$/.test(text) || / is locked$/.test(text))
+    return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
   if (e?.code === MATCHMAKE_INVALID_ROOM_ID) return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
   if (e?.code === MATCHMAKE_EXPIRED) return new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
   if (e?.code === MATCHMAKE_INVALID_CRITERIA) return new FixedReply(MATCHMAKE_INVALID_CRITERIA, 'no rooms found');

@@ -64,7 +64,8 @@ export function warmPlay(): Promise<PlayAssets> {
 }
 
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -94,7 +95,16 @@ export function mountPlay(app: Express): void {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/', (_req, res) => void serve('index.html', res));
   router.get(/^\/(play\.js|play\.js\.map|styles\.css|index\.html)$/, (req: Request, res) => void serve(req.params[0], res));
-  router.use('/art', express.static(path.join(WEB, 'art'), { index: false, extensions: false, dotfiles: 'deny', maxAge: '1h', setHeaders: (res) => res.set(SECURITY_HEADERS) }));
+  router.use(
+    '/art',
+    express.static(path.join(WEB, 'art'), {
+      index: false,
+      extensions: false,
+      dotfiles: 'deny',
+      maxAge: '1h',
+      setHeaders: (res) => res.set(SECURITY_HEADERS),
+    }),
+  );
   // Anything else under /play (a bad path, `..`, a directory) is a plain 404, never an error page.
   router.use((_req, res) => void res.status(404).type('text/plain; charset=utf-8').send('찾는 파일이 없어요.'));
   // `/play` without the slash: relative asset paths in the page need the trailing one.

@@ -83,13 +83,28 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
  * Embedded servers (tests, tools) run many clients from one loopback address: no per-address
  * limits there; everything else as in production. Tests of the limits pass their own.
  */
-export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({ ...DEFAULT_EDGE, createsPerMinute: 0, joinsPerMinute: 0, lobbiesPerAddress: 0, pendingSeatsPerAddress: 0, connectionsPerAddress: 0 });
+export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({
+  ...DEFAULT_EDGE,
+  createsPerMinute: 0,
+  joinsPerMinute: 0,
+  lobbiesPerAddress: 0,
+  pendingSeatsPerAddress: 0,
+  connectionsPerAddress: 0,
+});
 
 export const DEFAULT_DRAIN_SECONDS = 600;
 export const MIN_MONITOR_PASSWORD = 12;
 
 /** What an embedded server (tests, tools) runs with: one process, no monitor, quiet logs. */
-export const EMBEDDED_OPS: OpsConfig = { redisUrl: null, publicAddress: null, drainSeconds: DEFAULT_DRAIN_SECONDS, monitor: null, logLevel: 'warn', edge: EMBEDDED_EDGE, warnings: [] };
+export const EMBEDDED_OPS: OpsConfig = {
+  redisUrl: null,
+  publicAddress: null,
+  drainSeconds: DEFAULT_DRAIN_SECONDS,
+  monitor: null,
+  logLevel: 'warn',
+  edge: EMBEDDED_EDGE,
+  warnings: [],
+};
 
 type Env = Record<string, string | undefined>;
 
@@ -111,7 +126,7 @@ export function opsConfigFromEnv(port: number, env: Env = process.env): OpsConfi
     if (/^[a-z]+:\/\//i.test(publicAddress)) {
       throw new Error(`PUBLIC_ADDRESS is host[:port][/path] without a scheme (clients add ws:// or wss://), got "${publicAddress}"`);
     }
-    if (!/^[A-Za-z0-9.\-\[\]:]+(\/[A-Za-z0-9._~\-/]*[A-Za-z0-9._~\-])?$/.test(publicAddress)) {
+    if (!/^[A-Za-z0-9.[\]:-]+(\/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-])?$/.test(publicAddress)) {
       throw new Error(`PUBLIC_ADDRESS must look like host[:port][/path] with no trailing slash, got "${publicAddress}"`);
     }
   } else if (redisUrl !== null) {
@@ -142,7 +157,15 @@ export function opsConfigFromEnv(port: number, env: Env = process.env): OpsConfi
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
 
   const edge = edgeConfigFromEnv(env, port);
-  return { redisUrl, publicAddress, drainSeconds, monitor: user !== undefined ? { user, password: password! } : null, logLevel: level, edge, warnings };
+  return {
+    redisUrl,
+    publicAddress,
+    drainSeconds,
+    monitor: user !== undefined ? { user, password: password! } : null,
+    logLevel: level,
+    edge,
+    warnings,
+  };
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -163,14 +186,21 @@ const IP = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F:]+(%\w+)?)$/;
 export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
   const d = DEFAULT_EDGE;
   const limitsOff = value(env, 'RATE_LIMITS') === 'off';
-  if (value(env, 'RATE_LIMITS') !== undefined && !limitsOff) throw new Error(`RATE_LIMITS is "off" or unset, got "${value(env, 'RATE_LIMITS')}"`);
-  const proxies = (value(env, 'TRUSTED_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
-  for (const proxy of proxies) if (!IP.test(proxy)) throw new Error(`TRUSTED_PROXY is a comma-separated list of IP addresses, got "${proxy}"`);
+  if (value(env, 'RATE_LIMITS') !== undefined && !limitsOff)
+    throw new Error(`RATE_LIMITS is "off" or unset, got "${value(env, 'RATE_LIMITS')}"`);
+  const proxies = (value(env, 'TRUSTED_PROXY') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  for (const proxy of proxies)
+    if (!IP.test(proxy)) throw new Error(`TRUSTED_PROXY is a comma-separated list of IP addresses, got "${proxy}"`);
   const opsPortRaw = value(env, 'OPS_PORT');
   const opsPort = opsPortRaw === undefined ? null : int(env, 'OPS_PORT', 0, 0, 65535);
-  if (opsPort !== null && opsPort !== 0 && opsPort === port) throw new Error('OPS_PORT must differ from PORT (the ops routes stay off the public port)');
+  if (opsPort !== null && opsPort !== 0 && opsPort === port)
+    throw new Error('OPS_PORT must differ from PORT (the ops routes stay off the public port)');
   const opsOnPublicRaw = value(env, 'OPS_ON_PUBLIC_PORT');
-  if (opsOnPublicRaw !== undefined && opsOnPublicRaw !== '1' && opsOnPublicRaw !== '0') throw new Error(`OPS_ON_PUBLIC_PORT is 1 or 0, got "${opsOnPublicRaw}"`);
+  if (opsOnPublicRaw !== undefined && opsOnPublicRaw !== '1' && opsOnPublicRaw !== '0')
+    throw new Error(`OPS_ON_PUBLIC_PORT is 1 or 0, got "${opsOnPublicRaw}"`);
   return {
     maxBodyBytes: int(env, 'MATCHMAKE_MAX_BODY_BYTES', d.maxBodyBytes, 256, 65_536),
     createsPerMinute: limitsOff ? 0 : int(env, 'CREATES_PER_MINUTE', d.createsPerMinute, 0, 100_000),

@@ -104,7 +104,11 @@ export class Drain {
       gamesCut.inc();
       log.warn('drain.cut', { roomId: room.roomId });
     }
-    const report: DrainReport = { finished: Math.max(0, playingAtStart - cut.length), cut: cut.length, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    const report: DrainReport = {
+      finished: Math.max(0, playingAtStart - cut.length),
+      cut: cut.length,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
     await withTimeout(() => matchMaker.presence.srem(DRAINING_KEY, matchMaker.processId), PRESENCE_TIMEOUT_MS, 'srem');
     setTimeout(() => {
       log.error('drain.shutdown_hung', { afterMs: SHUTDOWN_BACKSTOP_MS });

@@ -42,6 +42,7 @@ export function mountOps(app: Express, ops: OpsConfig): void {
 
   if (ops.monitor) {
     // Loaded only when mounted: the package patches Room.prototype on import.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, synchronous on purpose
     const { monitor } = require('@colyseus/monitor') as typeof import('@colyseus/monitor');
     app.use('/colyseus', basicAuth(ops.monitor.user, ops.monitor.password), monitor());
   }
@@ -70,7 +71,8 @@ export function basicAuth(user: string, password: string, now: () => number = Da
   return (req: Request, res: Response, next: NextFunction) => {
     const ip = req.socket.remoteAddress ?? '';
     // Until the window has room again no guess is even compared.
-    if (!perAddress.peek(ip) || !overall.peek('*')) return void res.status(429).set('Retry-After', '60').type('text/plain').send('too many attempts\n');
+    if (!perAddress.peek(ip) || !overall.peek('*'))
+      return void res.status(429).set('Retry-After', '60').type('text/plain').send('too many attempts\n');
     const header = req.headers.authorization ?? '';
     const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';

@@ -17,7 +17,22 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
  * Keys that could carry a hidden card or what derives one, compared lower-cased. Nothing in the
  * server passes them; this is the net under that promise.
  */
-const HIDDEN_KEYS = new Set(['hand', 'hands', 'cardkind', 'kind', 'kinds', 'card', 'cards', 'cardid', 'removed', 'seed', 'rng', 'state', 'deck', 'log']);
+const HIDDEN_KEYS = new Set([
+  'hand',
+  'hands',
+  'cardkind',
+  'kind',
+  'kinds',
+  'card',
+  'cards',
+  'cardid',
+  'removed',
+  'seed',
+  'rng',
+  'state',
+  'deck',
+  'log',
+]);
 const MAX_STRING = 1000;
 const MAX_STACK = 4000;
 
@@ -49,7 +64,11 @@ function clean(value: LogValue): LogValue {
 function errorFields(error: unknown): LogFields {
   if (error instanceof Error) {
     const stack = error.stack ?? '';
-    return { errName: error.name, errMessage: clean(error.message), errStack: stack.length > MAX_STACK ? `${stack.slice(0, MAX_STACK)}…` : stack };
+    return {
+      errName: error.name,
+      errMessage: clean(error.message),
+      errStack: stack.length > MAX_STACK ? `${stack.slice(0, MAX_STACK)}…` : stack,
+    };
   }
   if (typeof error === 'string') return { errMessage: clean(error) };
   return { errMessage: `[${error === null ? 'null' : typeof error}]` };

@@ -61,7 +61,9 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   readonly spectators = new Set<string>();
   readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.now());
   readonly pingLimiter = new RateLimiter(PING_BURST, PING_REFILL_MS, () => this.now());
-  private readonly admission = new Admission(CockroachRoom.settings.messageBurst, CockroachRoom.settings.messagesPerSecond, () => this.now());
+  private readonly admission = new Admission(CockroachRoom.settings.messageBurst, CockroachRoom.settings.messagesPerSecond, () =>
+    this.now(),
+  );
   /** Set while a message over the rate limit is tried as a move: a refusal then reads RATE_LIMITED. */
   private overLimit = false;
   private failed = false;
@@ -81,7 +83,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (isDraining()) throw refusal('SERVER_DRAINING');
     this.isPrivate = join.private;
     this.setState(new CockroachState());
-    this.table = new Table(this.tableHost(), join.options, { botThinkMs: CockroachRoom.settings.botThinkMs, seed: CockroachRoom.settings.seed }, this.roomId);
+    this.table = new Table(
+      this.tableHost(),
+      join.options,
+      { botThinkMs: CockroachRoom.settings.botThinkMs, seed: CockroachRoom.settings.seed },
+      this.roomId,
+    );
     projectOptions(this.state, join.options, this.isPrivate);
     // No patch interval (it fired in every room whether anything changed or not): each change
     // sends its own patch. One tick runs the table's timers and the heartbeat.
@@ -94,7 +101,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     }
     // The transport guard closes on unknown types first; this answers if it is ever bypassed.
     this.onMessage('*', (client, type) => {
-      if (!this.admission.hasRoom(client.sessionId)) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', echoType(type)));
+      if (!this.admission.hasRoom(client.sessionId))
+        return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', echoType(type)));
       this.admission.charge(client.sessionId);
       this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type));
     });
@@ -167,7 +175,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       this.markAway(id);
     };
     const seconds = this.state.phase === 'lobby' ? lobbyGraceSeconds : reconnectGraceSeconds;
-    const seat: HeldSeat = { reject: () => reconnection.reject(new Error('seat released')), grace: this.table.timers.after(seconds * 1000, expire) };
+    const seat: HeldSeat = {
+      reject: () => reconnection.reject(new Error('seat released')),
+      grace: this.table.timers.after(seconds * 1000, expire),
+    };
     this.held.set(id, seat);
     try {
       const back = await reconnection;
@@ -209,7 +220,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (error.cause instanceof ServerError) return;
     // A failed join or leave concerns one client; a failed action or timer may have left the
     // game half-changed, and a half-changed game must not go on.
-    if (methodName === 'onMessage' || methodName === 'setSimulationInterval' || methodName === 'setTimeout' || methodName === 'setInterval') {
+    if (
+      methodName === 'onMessage' ||
+      methodName === 'setSimulationInterval' ||
+      methodName === 'setTimeout' ||
+      methodName === 'setInterval'
+    ) {
       this.fail(methodName, error.cause ?? error);
     } else log.error('room.uncaught', { roomId: this.roomId, method: methodName }, error.cause ?? error);
   }
@@ -325,7 +341,11 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   /** A bot's move takes a player's path: the same command, parse and checks, logged as its own. */
   private actAs(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void {
-    const botClient = { sessionId: id, send: (kind: string, reply: { code?: string }) => kind === SERVER_MESSAGES.error && log.warn('bot.refused', { roomId: this.roomId, code: reply.code }) };
+    const botClient = {
+      sessionId: id,
+      send: (kind: string, reply: { code?: string }) =>
+        kind === SERVER_MESSAGES.error && log.warn('bot.refused', { roomId: this.roomId, code: reply.code }),
+    };
     this.dispatcher.dispatch(new COMMANDS[type](), { client: botClient as unknown as Client, message: payload });
   }
 
@@ -371,7 +391,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   }
 
   private updateListing(): void {
-    const { hidden, metadata } = listingFor({ state: this.state, spectators: this.spectators.size, options: this.table.options, isPrivate: this.isPrivate });
+    const { hidden, metadata } = listingFor({
+      state: this.state,
+      spectators: this.spectators.size,
+      options: this.table.options,
+      isPrivate: this.isPrivate,
+    });
     void this.setPrivate(hidden).catch(() => undefined);
     void this.setMetadata(metadata).catch(() => undefined);
   }

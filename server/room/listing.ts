@@ -23,7 +23,10 @@ export interface ListingInput {
  * What the public listing shows of a room, and whether it is listed at all: only an open lobby
  * with a free seat is, for quick match. Spectators still join any room by id.
  */
-export function listingFor({ state, spectators, options, isPrivate, awaitingCreator = false }: ListingInput): { hidden: boolean; metadata: RoomMetadata } {
+export function listingFor({ state, spectators, options, isPrivate, awaitingCreator = false }: ListingInput): {
+  hidden: boolean;
+  metadata: RoomMetadata;
+} {
   const hidden = isPrivate || awaitingCreator || state.phase !== 'lobby' || state.players.size >= MAX_PLAYERS;
   const loseCount = state.phase === 'lobby' ? options.loseCount : state.options.loseCount;
   return {

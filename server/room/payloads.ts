@@ -53,7 +53,8 @@ export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
   return without.ok && without.step === undefined ? without : { ok: false };
 };
 
-export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> => parseShape(raw, { id: isPlayerId }, (r) => ({ id: r.id as string }));
+export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> =>
+  parseShape(raw, { id: isPlayerId }, (r) => ({ id: r.id as string }));
 
 /**
  * `ping` {} or { t }: `t` (a finite number the client chose, e.g. its clock) is echoed in `pong`.
@@ -61,7 +62,11 @@ export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> => parseSha
  * number when it is a safe integer.
  */
 const asStamp = (v: unknown): number | null =>
-  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null;
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(v)
+      : null;
 export const parsePing = (raw: unknown): Parsed<{ t?: number }> => {
   const timed = parseShape(raw, { t: (v) => asStamp(v) !== null }, (r) => ({ t: asStamp(r.t)! }));
   return timed.ok ? timed : parseShape(raw, {}, () => ({}));

@@ -63,7 +63,15 @@ export function seatRefusal(room: SeatedRoom, joinOptions: unknown): ErrorCode |
   return pending.players + pending.spectators >= MAX_PENDING_RESERVATIONS ? full : null;
 }
 
-type ReserveSeat = (this: Room, sessionId: string, joinOptions?: unknown, authData?: unknown, seconds?: number, allowReconnection?: boolean, devMode?: boolean) => Promise<boolean>;
+type ReserveSeat = (
+  this: Room,
+  sessionId: string,
+  joinOptions?: unknown,
+  authData?: unknown,
+  seconds?: number,
+  allowReconnection?: boolean,
+  devMode?: boolean,
+) => Promise<boolean>;
 const BOUNDED = Symbol('boundedReservations');
 /** Colyseus 0.15's RoomInternalState.DISPOSING. */
 const DISPOSING = 2;
@@ -79,7 +87,15 @@ export function boundReservations(roomClass: { prototype: object }): void {
   const proto = roomClass.prototype as Record<string | symbol, unknown>;
   if (proto[BOUNDED]) return;
   const reserve = proto._reserveSeat as ReserveSeat;
-  proto._reserveSeat = function (this: Room & SeatedRoom, sessionId: string, joinOptions?: unknown, authData?: unknown, seconds?: number, allowReconnection?: boolean, devMode?: boolean) {
+  proto._reserveSeat = function (
+    this: Room & SeatedRoom,
+    sessionId: string,
+    joinOptions?: unknown,
+    authData?: unknown,
+    seconds?: number,
+    allowReconnection?: boolean,
+    devMode?: boolean,
+  ) {
     if (!allowReconnection && seatRefusal(this, joinOptions) !== null) return Promise.resolve(false);
     return reserve.call(this, sessionId, joinOptions, authData, seconds, allowReconnection, devMode);
   } as ReserveSeat;

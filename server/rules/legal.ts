@@ -35,7 +35,10 @@ export function randomLegalAction(game: Game, player: PlayerId, rng: RngState): 
   const { round } = game;
   const claim = pick(rng, KINDS);
   if (round.card === null) {
-    const to = pick(rng, game.order.filter((p) => p !== player));
+    const to = pick(
+      rng,
+      game.order.filter((p) => p !== player),
+    );
     return { type: 'offer', cardId: pick(rng, game.hands[player]), to, claim };
   }
   if (round.peeked) return { type: 'pass', to: pick(rng, passTargets(game)), claim };

@@ -12,9 +12,16 @@ import type { Action, Game, PlayerId } from './types';
  * applied actions. The one object a room keeps; it serialises to JSON and back.
  */
 export class Match {
-  private constructor(readonly record: GameRecord, readonly game: Game) {}
+  private constructor(
+    readonly record: GameRecord,
+    readonly game: Game,
+  ) {}
 
-  static start(seed: string, players: readonly PlayerId[], options: GameOptions): { ok: true; match: Match } | { ok: false; error: RuleError } {
+  static start(
+    seed: string,
+    players: readonly PlayerId[],
+    options: GameOptions,
+  ): { ok: true; match: Match } | { ok: false; error: RuleError } {
     const setup = setupGame(seed, players, options);
     if (!setup.ok) return setup;
     return { ok: true, match: new Match({ seed, options: { ...options }, players: [...players], log: [] }, setup.game) };

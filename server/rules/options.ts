@@ -18,7 +18,10 @@ export interface ResolvedOptions extends GameOptions {
 
 type Check = (value: unknown) => boolean;
 const isBool: Check = (v) => typeof v === 'boolean';
-const oneOf = (...allowed: unknown[]): Check => (v) => allowed.includes(v);
+const oneOf =
+  (...allowed: unknown[]): Check =>
+  (v) =>
+    allowed.includes(v);
 
 /** How an option travels in the room's state (`state.options`): a schema 2.x primitive type. */
 export type OptionWireType = 'uint8' | 'boolean';
@@ -62,7 +65,9 @@ export type WireOptions = { -readonly [S in Spec as S['key']]: S['wire'] extends
 const GAME_SPECS: readonly OptionSpec[] = OPTION_SPECS.filter((spec) => spec.game);
 
 export const DEFAULT_OPTIONS: Readonly<GameOptions> = Object.freeze(
-  Object.fromEntries(GAME_SPECS.filter((spec) => spec.default !== undefined).map((spec) => [spec.key, spec.default])) as unknown as GameOptions,
+  Object.fromEntries(
+    GAME_SPECS.filter((spec) => spec.default !== undefined).map((spec) => [spec.key, spec.default]),
+  ) as unknown as GameOptions,
 );
 
 const OPTION_CHECKS: ReadonlyMap<string, Check> = new Map(GAME_SPECS.map((spec) => [spec.key, spec.check]));

@@ -29,7 +29,12 @@ export function passFactsOf(game: Game): PassFacts {
  * Peeked, read from public state: the holder is in `seen`, except when a two-player pass-back
  * returned the card to the starter, who saw it when offering but has not peeked since.
  */
-export function peekedFromPublic(order: readonly PlayerId[], starter: PlayerId, holder: PlayerId | null, seen: readonly PlayerId[]): boolean {
+export function peekedFromPublic(
+  order: readonly PlayerId[],
+  starter: PlayerId,
+  holder: PlayerId | null,
+  seen: readonly PlayerId[],
+): boolean {
   if (holder === null || !seen.includes(holder)) return false;
   return !(order.length === 2 && holder === starter);
 }

@@ -62,7 +62,12 @@ export function gameResult(game: Game, nicknames: Readonly<Record<PlayerId, stri
 }
 
 /** The whole result of an ended game, from its end position and its action log; null while it is played. */
-export function fullResult(game: Game, log: readonly LogEntry[], nicknames: Readonly<Record<PlayerId, string>>, gameId: string): CockroachResult | null {
+export function fullResult(
+  game: Game,
+  log: readonly LogEntry[],
+  nicknames: Readonly<Record<PlayerId, string>>,
+  gameId: string,
+): CockroachResult | null {
   const outcome = gameResult(game, nicknames);
   if (!outcome) return null;
   const stats = gameStats(log, game);

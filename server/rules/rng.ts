@@ -6,7 +6,10 @@ export type RngState = [number, number, number, number];
 
 /** Hashes any string seed into a well-mixed starting state (cyrb128). */
 export function seedRng(seed: string): RngState {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < seed.length; i++) {
     const k = seed.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -65,9 +68,5 @@ export function shuffle<T>(s: RngState, items: T[]): T[] {
 }
 
 export function isRngState(value: unknown): value is RngState {
-  return (
-    Array.isArray(value) &&
-    value.length === 4 &&
-    value.every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)
-  );
+  return Array.isArray(value) && value.length === 4 && value.every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff);
 }

@@ -26,8 +26,14 @@ export function setupGame(seed: string, players: readonly PlayerId[], options: G
   }
   const rng = seedRng(seed);
   // Two independent shuffles: which kind each id has, and the order ids are dealt in.
-  const kinds: Kind[] = shuffle(rng, KINDS.flatMap((k) => Array<Kind>(CARDS_PER_KIND).fill(k)));
-  const deck = shuffle(rng, Array.from({ length: DECK_SIZE }, (_, id) => id));
+  const kinds: Kind[] = shuffle(
+    rng,
+    KINDS.flatMap((k) => Array<Kind>(CARDS_PER_KIND).fill(k)),
+  );
+  const deck = shuffle(
+    rng,
+    Array.from({ length: DECK_SIZE }, (_, id) => id),
+  );
   const order = shuffle(rng, [...players]);
 
   const removed = order.length === 2 ? deck.splice(0, TWO_PLAYER_REMOVED) : [];

@@ -82,7 +82,9 @@ export class LastReveal extends Schema {
 }
 
 /** Its fields come from the one list of options (server/rules/options.ts), in that order. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- fields defined at run time from the option list
 export interface RoomOptions extends WireOptions {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class RoomOptions extends Schema {
   constructor() {
     super();

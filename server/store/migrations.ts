@@ -41,7 +41,9 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 export function pendingMigrations(applied: readonly number[]): Migration[] {
   const newest = Math.max(0, ...applied);
   if (newest > LATEST_VERSION) {
-    throw new Error(`the game database is at schema version ${newest}, newer than this server knows (${LATEST_VERSION}); upgrade the server`);
+    throw new Error(
+      `the game database is at schema version ${newest}, newer than this server knows (${LATEST_VERSION}); upgrade the server`,
+    );
   }
   const done = new Set(applied);
   return MIGRATIONS.filter((m) => !done.has(m.version));

@@ -75,11 +75,17 @@ async function migrate(pool: Pool): Promise<void> {
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)',
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     for (const step of pendingMigrations(rows.map((r) => r.version))) {
       await client.query(step.postgres);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [step.version, step.name, Date.now()]);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [
+        step.version,
+        step.name,
+        Date.now(),
+      ]);
     }
     await client.query('COMMIT');
   } catch (error) {

@@ -19,7 +19,10 @@ export interface Records {
  * Opens the configured store (migrating it), starts retention (a sweep now, then hourly) and a
  * writer. Throws at start on a bad configuration or an unreachable database, like other settings.
  */
-export async function startRecords(env: Record<string, string | undefined> = process.env, opts: { writer?: WriterOptions; sweepMs?: number } = {}): Promise<Records> {
+export async function startRecords(
+  env: Record<string, string | undefined> = process.env,
+  opts: { writer?: WriterOptions; sweepMs?: number } = {},
+): Promise<Records> {
   const config = storeConfigFromEnv(env);
   const store = await openConfiguredStore(config);
   const writer = new RecordWriter(store, opts.writer);

@@ -34,7 +34,10 @@ export class RecordWriter implements RecordSource {
   private wakeRetry: (() => void) | null = null;
   private idle: (() => void)[] = [];
 
-  constructor(readonly store: GameStore, opts: WriterOptions = {}) {
+  constructor(
+    readonly store: GameStore,
+    opts: WriterOptions = {},
+  ) {
     this.opts = { ...DEFAULTS, ...opts };
   }
 
@@ -109,13 +112,21 @@ export class RecordWriter implements RecordSource {
         recordWriteFailures.inc();
         if (this.attempt >= this.opts.maxAttempts) {
           recordsDropped.inc({ reason: 'retries' });
-          log.error('record.dropped', { gameId: record.gameId, reason: 'retries', attempts: this.attempt, engine: this.store.engine }, error);
+          log.error(
+            'record.dropped',
+            { gameId: record.gameId, reason: 'retries', attempts: this.attempt, engine: this.store.engine },
+            error,
+          );
           this.done(record);
           continue;
         }
         // Closing cuts the backoff short but still waits on a timer, so close()'s deadline can fire.
         const delayMs = this.closed ? Math.min(this.backoff(this.attempt), CLOSING_RETRY_MS) : this.backoff(this.attempt);
-        log.warn('record.write_failed', { gameId: record.gameId, attempt: this.attempt, retryInMs: delayMs, engine: this.store.engine }, error);
+        log.warn(
+          'record.write_failed',
+          { gameId: record.gameId, attempt: this.attempt, retryInMs: delayMs, engine: this.store.engine },
+          error,
+        );
         await this.sleep(delayMs);
       }
     }

@@ -78,7 +78,11 @@ export class Table {
     private readonly roomId = '',
   ) {
     this.timers = new Timers(() => host.now());
-    this.turnClock = new TurnClock(this.timers, () => host.now(), (step) => this.playDefault(step));
+    this.turnClock = new TurnClock(
+      this.timers,
+      () => host.now(),
+      (step) => this.playDefault(step),
+    );
     this.commit();
   }
 
@@ -213,7 +217,8 @@ export class Table {
     // Every applied action hands the decision to someone new, or (a peek) asks for a new one;
     // a change of someone else's presence leaves the running deadline alone.
     if (match.game.phase === 'playing') {
-      if (this.turnClock.step !== match.game.step) setDeadline(this.state, this.turnClock.restart(match.game.options.turnSeconds * 1000, match.game.step));
+      if (this.turnClock.step !== match.game.step)
+        setDeadline(this.state, this.turnClock.restart(match.game.options.turnSeconds * 1000, match.game.step));
     } else {
       this.turnClock.stop();
       setDeadline(this.state, 0);
@@ -224,8 +229,20 @@ export class Table {
   }
 
   private finish(match: Match): void {
-    const fairness = { commitment: this.secret.commitment, entropy: Object.fromEntries(this.state.fairness.entropy.entries()), serverSeed: this.secret.serverSeed };
-    const record = buildRecord({ roomId: this.roomId, startedAt: this.startedAt, endedAt: this.host.now(), match, nicknames: this.nicknames(), bots: [...this.bots.keys()], fairness })!;
+    const fairness = {
+      commitment: this.secret.commitment,
+      entropy: Object.fromEntries(this.state.fairness.entropy.entries()),
+      serverSeed: this.secret.serverSeed,
+    };
+    const record = buildRecord({
+      roomId: this.roomId,
+      startedAt: this.startedAt,
+      endedAt: this.host.now(),
+      match,
+      nicknames: this.nicknames(),
+      bots: [...this.bots.keys()],
+      fairness,
+    })!;
     const result = record.result;
     this.gameId = record.gameId;
     this.lastResult = result;

@@ -18,7 +18,11 @@ export class GuardedTransport extends WebSocketTransport {
     const { messageTypes, ...transportOptions } = options;
     super(transportOptions);
     const types: ReadonlySet<string> = new Set(messageTypes);
-    const connect = (WebSocketTransport.prototype as unknown as { onConnection: Function }).onConnection;
+    const connect = (
+      WebSocketTransport.prototype as unknown as {
+        onConnection: (this: WebSocketTransport, ws: WebSocket, req?: IncomingMessage) => unknown;
+      }
+    ).onConnection;
     // The base class listens with an unbound method; replace it with a guarded one.
     this.wss.removeAllListeners('connection');
     this.wss.on('connection', (rawClient: WebSocket, req?: IncomingMessage) => {
@@ -57,9 +61,13 @@ function hasSeat(req?: IncomingMessage): boolean {
   } catch {
     return false;
   }
-  const roomId = /\/[a-zA-Z0-9_\-]+\/([a-zA-Z0-9_\-]+)$/.exec(parsed.pathname)?.[1];
-  const room = roomId ? (matchMaker.getRoomById(roomId) as { hasReservedSeat(id: string | null, token: string | null): boolean } | undefined) : undefined;
-  return room !== undefined && room.hasReservedSeat(parsed.searchParams.get('sessionId'), parsed.searchParams.get('reconnectionToken')) === true;
+  const roomId = /\/[a-zA-Z0-9_-]+\/([a-zA-Z0-9_-]+)$/.exec(parsed.pathname)?.[1];
+  const room = roomId
+    ? (matchMaker.getRoomById(roomId) as { hasReservedSeat(id: string | null, token: string | null): boolean } | undefined)
+    : undefined;
+  return (
+    room !== undefined && room.hasReservedSeat(parsed.searchParams.get('sessionId'), parsed.searchParams.get('reconnectionToken')) === true
+  );
 }
 
 function guardFrames(rawClient: WebSocket, types: ReadonlySet<string>): void {

@@ -23,7 +23,10 @@ describe('bots: a seed fixes the play', () => {
     const a = createBot('smart', 'think');
     const b = createBot('smart', 'think');
     const times = Array.from({ length: 500 }, () => a.thinkMs(2500));
-    assert.deepEqual(Array.from({ length: 500 }, () => b.thinkMs(2500)), times);
+    assert.deepEqual(
+      Array.from({ length: 500 }, () => b.thinkMs(2500)),
+      times,
+    );
     for (const t of times) assert.ok(Number.isInteger(t) && t >= 1000 && t <= 2500, `${t}`);
     assert.ok(new Set(times).size > 100, 'think times vary');
     assert.ok(Math.min(...times) < 1100 && Math.max(...times) > 2400, 'they spread over the whole range');

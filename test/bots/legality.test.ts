@@ -27,7 +27,10 @@ describe('bots: every move is legal for the seat', () => {
           for (let g = 0; g < GAMES; g++) {
             playGame(table(n), `legal/${name}/${n}/${r}/${g}`, rules, g % 2 === 0 ? 0 : 15, ({ game, player, action, view }) => {
               assert.equal(checkAction(game, player, action), null, `refused ${JSON.stringify(action)}`);
-              assert.ok(legalActions(game, player).some((a) => JSON.stringify(a) === JSON.stringify(action)), 'not among the legal actions');
+              assert.ok(
+                legalActions(game, player).some((a) => JSON.stringify(a) === JSON.stringify(action)),
+                'not among the legal actions',
+              );
               const key = action.type === 'call' && view.round.cardKind !== undefined ? 'call (card known)' : action.type;
               kinds.set(key, (kinds.get(key) ?? 0) + 1);
               decisions++;

@@ -21,7 +21,10 @@ function reshuffleHidden(game: Game, viewer: PlayerId, seed: string): Game {
   const twin = structuredClone(game);
   const hidden = [...game.order.filter((p) => p !== viewer).flatMap((p) => game.hands[p]), ...game.removed];
   if (game.round.card !== null && !game.round.seen.includes(viewer)) hidden.push(game.round.card);
-  const kinds = shuffle(seedRng(seed), hidden.map((id) => twin.kinds[id]));
+  const kinds = shuffle(
+    seedRng(seed),
+    hidden.map((id) => twin.kinds[id]),
+  );
   hidden.forEach((id, i) => (twin.kinds[id] = kinds[i]));
   return twin;
 }
@@ -38,14 +41,20 @@ describe('bots: the view is all a bot reads', () => {
     TABLES.forEach((levels, t) => {
       for (let g = 0; g < 6; g++) {
         const twins = new Map(levels.map((level, i) => [`p${i}`, createBot(level, `frozen/${t}/${g}/bot${i}`)]));
-        playGame(levels, `frozen/${t}/${g}`, { twoPlayerPass: g % 2 === 0, eightKindsRule: g % 3 === 0 }, 10, ({ game, player, view, action }) => {
-          const frozen = deepFreeze(viewFor(game, player));
-          const before = JSON.stringify(frozen);
-          assert.deepEqual(twins.get(player)!.decide(frozen), action);
-          assert.equal(JSON.stringify(frozen), before);
-          assert.equal(JSON.stringify(view), before, 'the bot changed the view it was given');
-          decisions++;
-        });
+        playGame(
+          levels,
+          `frozen/${t}/${g}`,
+          { twoPlayerPass: g % 2 === 0, eightKindsRule: g % 3 === 0 },
+          10,
+          ({ game, player, view, action }) => {
+            const frozen = deepFreeze(viewFor(game, player));
+            const before = JSON.stringify(frozen);
+            assert.deepEqual(twins.get(player)!.decide(frozen), action);
+            assert.equal(JSON.stringify(frozen), before);
+            assert.equal(JSON.stringify(view), before, 'the bot changed the view it was given');
+            decisions++;
+          },
+        );
       }
     });
     assert.ok(decisions > 500);
@@ -68,7 +77,7 @@ describe('bots: the view is all a bot reads', () => {
     assert.ok(changed > 100, 'the hidden cards were really dealt differently');
   });
 
-  it('refuses a view of another seat\'s turn, a spectator\'s view and an ended game', () => {
+  it("refuses a view of another seat's turn, a spectator's view and an ended game", () => {
     const started = Match.start('refuse', ['a', 'b', 'c'], options());
     assert.ok(started.ok);
     const game = started.match.game;

@@ -24,7 +24,11 @@ describe('bots: smart plays what it knows', () => {
 
   it('calls "false" when every card of the claimed kind is accounted for', () => {
     for (const seed of SEEDS) {
-      for (const [n, inHand] of [[4, 5], [3, 7], [2, 8]] as const) {
+      for (const [n, inHand] of [
+        [4, 5],
+        [3, 7],
+        [2, 8],
+      ] as const) {
         const game = seatedGame(n);
         // B holds some rats and the rest lie face up in A's front: the card A offers is no rat.
         gather(game, 'rat', inHand);
@@ -61,7 +65,6 @@ describe('bots: smart plays what it knows', () => {
       assert.ok(KINDS.includes(action.claim));
     }
   });
-
 });
 
 /** Puts `inHand` of the eight cards of `kind` in B's hand and the rest in A's front. */

@@ -172,7 +172,14 @@ describe('/play in Chromium', function () {
   });
 
   async function open(nickname: string): Promise<Player> {
-    const context = await browser.newContext({ viewport: PHONE, locale: 'ko-KR', reducedMotion: 'reduce', hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      locale: 'ko-KR',
+      reducedMotion: 'reduce',
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 2,
+    });
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[${nickname}] page error:`, e.message));
@@ -293,7 +300,8 @@ describe('/play in Chromium', function () {
     const summary = (await host.page.locator('#summary').textContent()) ?? '';
     assert.match(summary, /패배/);
     assert.match((await friend.page.locator('#summary').textContent()) ?? '', /패배/);
-    const loserName = async (p: Player) => ((await p.page.locator('#ranking .rank.loser .rank-player > b').textContent()) ?? '').replace(' (나)', '');
+    const loserName = async (p: Player) =>
+      ((await p.page.locator('#ranking .rank.loser .rank-player > b').textContent()) ?? '').replace(' (나)', '');
     assert.equal(await loserName(friend), await loserName(host), 'both see the same loser');
     await host.page.locator('#scores').waitFor();
     await host.page.locator('#highlights li').first().waitFor();

@@ -49,7 +49,7 @@ describe('fairness: commitment and seed derivation (docs/fairness.md)', () => {
 
   it('checks the entropy option: 16-64 hex characters', () => {
     for (const ok of ['0123456789abcdef', 'ABCDEF0123456789', 'f'.repeat(64)]) assert.ok(isEntropy(ok), ok);
-    for (const bad of ['', 'f'.repeat(15), 'f'.repeat(65), 'g'.repeat(16), ' 0123456789abcdef', 12345678901234567890, null]) {
+    for (const bad of ['', 'f'.repeat(15), 'f'.repeat(65), 'g'.repeat(16), ' 0123456789abcdef', 1234567890123456, null]) {
       assert.equal(isEntropy(bad), false, String(bad));
     }
   });

@@ -55,8 +55,14 @@ describe('rules: who bluffed (result.stats, result.highlights)', () => {
       A: { claims: 2, bluffs: 2, calls: 1, correctCalls: 1, peeks: 0 },
       B: { claims: 2, bluffs: 2, calls: 1, correctCalls: 1, peeks: 0 },
     };
-    assert.deepEqual(highlights(tied, { A: '지우', B: '민수' }), ['지우님과 민수님이 거짓말을 가장 많이 했어요 (2번)!', '지우님과 민수님이 판정을 가장 많이 맞혔어요 (1번)!']);
-    const honest = { A: { claims: 1, bluffs: 0, calls: 0, correctCalls: 0, peeks: 0 }, B: { claims: 0, bluffs: 0, calls: 1, correctCalls: 0, peeks: 0 } };
+    assert.deepEqual(highlights(tied, { A: '지우', B: '민수' }), [
+      '지우님과 민수님이 거짓말을 가장 많이 했어요 (2번)!',
+      '지우님과 민수님이 판정을 가장 많이 맞혔어요 (1번)!',
+    ]);
+    const honest = {
+      A: { claims: 1, bluffs: 0, calls: 0, correctCalls: 0, peeks: 0 },
+      B: { claims: 0, bluffs: 0, calls: 1, correctCalls: 0, peeks: 0 },
+    };
     assert.deepEqual(highlights(honest), ['아무도 거짓말을 하지 않았어요. 모두 정직했어요!']);
   });
 

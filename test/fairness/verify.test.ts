@@ -17,7 +17,11 @@ function refused(record: unknown, mismatch: string | RegExp) {
 function reorder(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reorder);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorder(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reorder(v)]),
+  );
 }
 
 describe('fairness: verifyRecord (npm run verify, the SDK verifyGame)', () => {

@@ -28,23 +28,41 @@ interface Reply {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function send(port: number, method: string, path: string, body: string | Buffer | (() => Iterable<Buffer>) | null, from = '127.0.0.1', headers: Record<string, string> = {}): Promise<Reply> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  body: string | Buffer | (() => Iterable<Buffer>) | null,
+  from = '127.0.0.1',
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: from, agent: false, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body: text, json });
-      });
-      res.on('error', () => resolve({ status: -1, body: '', json: undefined }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        localAddress: from,
+        agent: false,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body: text, json });
+        });
+        res.on('error', () => resolve({ status: -1, body: '', json: undefined }));
+      },
+    );
     req.on('error', () => resolve({ status: -1, body: '', json: undefined }));
     if (typeof body === 'function') {
       void (async () => {
@@ -68,19 +86,24 @@ async function main() {
   const opsPort = await freePort();
   const server: ServerProcess = await startServerProcess(
     // Production limits whatever the harness defaults to ('' is unset).
-    { OPS_PORT: String(opsPort), LOG_LEVEL: 'info', MONITOR_USER: 'ops', MONITOR_PASSWORD: 'attack figures secret', RATE_LIMITS: '', OPS_ON_PUBLIC_PORT: '0' },
+    {
+      OPS_PORT: String(opsPort),
+      LOG_LEVEL: 'info',
+      MONITOR_USER: 'ops',
+      MONITOR_PASSWORD: 'attack figures secret',
+      RATE_LIMITS: '',
+      OPS_ON_PUBLIC_PORT: '0',
+    },
     { stats: true },
   );
   const port = server.port;
   let logLines = 0;
-  let logBytes = 0;
   let stacks = 0;
   server.child.stdout!.on('data', (d: Buffer) => {
     const text = d.toString();
     for (const line of text.split('\n')) {
       if (line === '' || line.startsWith('{"loadtestStats"')) continue;
       logLines++;
-      logBytes += line.length + 1;
       if (line.includes('errStack') || /\n\s+at /.test(line) || line.includes('    at ')) stacks++;
     }
   });
@@ -91,7 +114,9 @@ async function main() {
 
   // The bystander: a two-player game in progress in a process of its own (test/http/bystander.ts).
   const endpoint = `ws://127.0.0.1:${port}`;
-  const bystander = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bystander.ts'), String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const bystander = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bystander.ts'), String(port)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const samples: { at: number; ping?: number; health?: number }[] = [];
   let tail = '';
   await new Promise<void>((resolve) => {
@@ -175,7 +200,9 @@ async function main() {
     const topUp = (async () => {
       let n = 0;
       while (topping && n < 70) {
-        replies.push(await send(port, 'POST', `/matchmake/joinById/${id}`, JSON.stringify({ nickname: `점유${n++}` }), `127.0.0.${100 + (n % 4)}`));
+        replies.push(
+          await send(port, 'POST', `/matchmake/joinById/${id}`, JSON.stringify({ nickname: `점유${n++}` }), `127.0.0.${100 + (n % 4)}`),
+        );
         await sleep(1000 / 7);
       }
     })();
@@ -209,7 +236,11 @@ async function main() {
     );
     const cpu0 = server.cpuSeconds();
     await sleep(3000);
-    return { requests: replies.length, replies: codes(replies), idleCpuPercentAfter: +(((server.cpuSeconds() - cpu0) / 3) * 100).toFixed(1) };
+    return {
+      requests: replies.length,
+      replies: codes(replies),
+      idleCpuPercentAfter: +(((server.cpuSeconds() - cpu0) / 3) * 100).toFixed(1),
+    };
   });
 
   await phase('4. ghost lobbies (5 s flood of valid creates, no socket; 8 addresses)', async () => {
@@ -217,7 +248,8 @@ async function main() {
     const until = performance.now() + 5000;
     await Promise.all(
       Array.from({ length: 8 }, async (_, w) => {
-        while (performance.now() < until) replies.push(await send(port, 'POST', CREATE, JSON.stringify({ nickname: `유령${w}` }), `127.0.0.${110 + w}`));
+        while (performance.now() < until)
+          replies.push(await send(port, 'POST', CREATE, JSON.stringify({ nickname: `유령${w}` }), `127.0.0.${110 + w}`));
       }),
     );
     const listingDuring = await listingBytes();
@@ -230,13 +262,15 @@ async function main() {
     const sockets: net.Socket[] = [];
     let closed = 0;
     await Promise.all(
-      Array.from({ length: 2000 }, () =>
-        new Promise<void>((resolve) => {
-          const s = net.connect({ host: '127.0.0.1', port, localAddress: from }, () => resolve());
-          s.on('error', () => resolve());
-          s.on('close', () => closed++);
-          sockets.push(s);
-        }),
+      Array.from(
+        { length: 2000 },
+        () =>
+          new Promise<void>((resolve) => {
+            const s = net.connect({ host: '127.0.0.1', port, localAddress: from }, () => resolve());
+            s.on('error', () => resolve());
+            s.on('close', () => closed++);
+            sockets.push(s);
+          }),
       ),
     );
     const t0 = performance.now();
@@ -251,14 +285,26 @@ async function main() {
 
   await phase('6. ops routes and hidden matchmaking', async (from) => {
     const publicPaths: Record<string, number> = {};
-    for (const p of ['/metrics', '/METRICS', '/metrics/', '/colyseus/', '/colyseus/api']) publicPaths[p] = (await send(port, 'GET', p, null, from)).status;
+    for (const p of ['/metrics', '/METRICS', '/metrics/', '/colyseus/', '/colyseus/api'])
+      publicPaths[p] = (await send(port, 'GET', p, null, from)).status;
     const hidden = await send(port, 'POST', `/ready?x=${CREATE}`, '{"nickname":"숨김"}', from);
     const prefixed = await send(port, 'POST', `/p1${CREATE}`, '{"nickname":"숨김"}', from);
     const guesses: Reply[] = [];
     const t0 = performance.now();
-    for (let i = 0; i < 200; i++) guesses.push(await send(opsPort, 'GET', '/colyseus/api', null, '127.0.0.1', { authorization: `Basic ${Buffer.from(`ops:guess${i}`).toString('base64')}` }));
+    for (let i = 0; i < 200; i++)
+      guesses.push(
+        await send(opsPort, 'GET', '/colyseus/api', null, '127.0.0.1', {
+          authorization: `Basic ${Buffer.from(`ops:guess${i}`).toString('base64')}`,
+        }),
+      );
     const seconds = +((performance.now() - t0) / 1000).toFixed(2);
-    return { publicPaths, hiddenCreate: hidden.status, prefixedCreate: prefixed.status, monitorGuesses: codes(guesses), guessSeconds: seconds };
+    return {
+      publicPaths,
+      hiddenCreate: hidden.status,
+      prefixedCreate: prefixed.status,
+      monitorGuesses: codes(guesses),
+      guessSeconds: seconds,
+    };
   });
 
   await phase('7. nicknames', async (from) => {
@@ -282,7 +328,8 @@ async function main() {
     }
     const replies: Reply[] = [];
     for (let i = 0; i < 200; i++) replies.push(await send(port, 'POST', CREATE, '{"hasOwnProperty":1}', `127.0.0.${130 + (i % 50)}`));
-    for (let i = 0; i < 200; i++) replies.push(await send(port, 'POST', CREATE, JSON.stringify({ nickname: `로그${i}` }), `127.0.0.${180 + (i % 50)}`));
+    for (let i = 0; i < 200; i++)
+      replies.push(await send(port, 'POST', CREATE, JSON.stringify({ nickname: `로그${i}` }), `127.0.0.${180 + (i % 50)}`));
     const internal = replies.filter((r) => /is not a function|TypeError|node_modules|\bat \w/.test(r.body)).length;
     await sleep(6000); // past the 5 s reservation: the lobbies nobody opened are gone
     return { replies: codes(replies), repliesWithInternals: internal };
@@ -291,13 +338,30 @@ async function main() {
   bystander.stdin!.end();
   await new Promise((r) => bystander.once('exit', r));
   await server.stop();
-  console.log('\n| attack | outcome | bystander ping p50/max ms | /health max ms | RSS MB before→after | timers before→after | rooms before→after | listing bytes | log lines | stacks |');
+  console.log(
+    '\n| attack | outcome | bystander ping p50/max ms | /health max ms | RSS MB before→after | timers before→after | rooms before→after | listing bytes | log lines | stacks |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results as any[]) {
-    const { attack, bystanderPingMs, healthMs, rssMB, timers: t, rooms: rm, listingBytes: lb, logLines: ll, stackTraces, seconds, eventLoopMaxMs, ...rest } = r;
+    const {
+      attack,
+      bystanderPingMs,
+      healthMs,
+      rssMB,
+      timers: t,
+      rooms: rm,
+      listingBytes: lb,
+      logLines: ll,
+      stackTraces,
+      seconds,
+      eventLoopMaxMs,
+      ...rest
+    } = r;
     void seconds;
     void eventLoopMaxMs;
-    console.log(`| ${attack} | ${JSON.stringify(rest).replace(/\|/g, '/')} | ${bystanderPingMs.p50}/${bystanderPingMs.max} | ${healthMs.max.toFixed(1)} | ${rssMB.before}→${rssMB.after} | ${t.before}→${t.after} | ${rm.before}→${rm.after} | ${lb} | ${ll} | ${stackTraces} |`);
+    console.log(
+      `| ${attack} | ${JSON.stringify(rest).replace(/\|/g, '/')} | ${bystanderPingMs.p50}/${bystanderPingMs.max} | ${healthMs.max.toFixed(1)} | ${rssMB.before}→${rssMB.after} | ${t.before}→${t.after} | ${rm.before}→${rm.after} | ${lb} | ${ll} | ${stackTraces} |`,
+    );
   }
 }
 

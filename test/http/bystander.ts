@@ -19,10 +19,12 @@ process.stdin.resume();
 function health(): Promise<number> {
   const t = performance.now();
   return new Promise((resolve) => {
-    http.get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - t));
-    }).on('error', () => resolve(3000));
+    http
+      .get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - t));
+      })
+      .on('error', () => resolve(3000));
   });
 }
 

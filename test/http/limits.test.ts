@@ -67,7 +67,13 @@ describe('http: limits an operator sets', function () {
 
   describe('timeouts and connections', () => {
     // The idle timeout is long here: what closes silent sockets must be the headers timeout.
-    const ts = useEdge({ headersTimeoutMs: 1000, requestTimeoutMs: 1500, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 1000, maxConnections: 30 });
+    const ts = useEdge({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 1500,
+      idleTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 1000,
+      maxConnections: 30,
+    });
 
     it('drops TCP connections that send nothing, or only part of their headers', async function () {
       // In about one full-suite run in three, one of the eleven sockets was not seen closed in
@@ -143,7 +149,10 @@ describe('http: limits an operator sets', function () {
       const viaProxy = await Promise.all(Array.from({ length: 8 }, () => idleSocket(ts.server.port, '127.0.0.2')));
       const reply = await request(ts.server.port, 'GET', '/health', undefined, {}, '127.0.0.3');
       assert.equal(reply.status, 200, 'another address is served');
-      assert.ok(viaProxy.every((s) => !s.destroyed), 'the proxy is not limited per address');
+      assert.ok(
+        viaProxy.every((s) => !s.destroyed),
+        'the proxy is not limited per address',
+      );
       for (const s of [...held, ...viaProxy]) s.destroy();
     });
   });
@@ -161,7 +170,10 @@ describe('http: limits an operator sets', function () {
           assert.equal(code, 4002);
         }
         assert.equal(socketErrors.noSeat - before, 20);
-        assert.deepEqual(lines.filter((l) => /error|stack|seat/i.test(l)), []);
+        assert.deepEqual(
+          lines.filter((l) => /error|stack|seat/i.test(l)),
+          [],
+        );
       } finally {
         setLogSink(null);
       }

@@ -27,12 +27,24 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
   });
 
   it('matches /matchmake/ by path exactly: a URL that merely contains it is not matchmaking', async () => {
-    for (const path of [`/ready?x=${CREATE}`, `/p1${CREATE}`, `/health?${CREATE}`, CREATE.toUpperCase(), `/matchmakex/create/${ROOM_NAME}`]) {
+    for (const path of [
+      `/ready?x=${CREATE}`,
+      `/p1${CREATE}`,
+      `/health?${CREATE}`,
+      CREATE.toUpperCase(),
+      `/matchmakex/create/${ROOM_NAME}`,
+    ]) {
       const reply = await post(port(), path, { nickname: '민수' });
       assert.equal(reply.status, 404, path);
       assert.doesNotMatch(reply.body, /roomId|sessionId/, path);
     }
-    for (const path of [`${CREATE}/extra`, `/matchmake/create/`, `/matchmake/destroy/${ROOM_NAME}`, `/matchmake/create/other-room`, `/matchmake/joinById/${'x'.repeat(65)}`]) {
+    for (const path of [
+      `${CREATE}/extra`,
+      `/matchmake/create/`,
+      `/matchmake/destroy/${ROOM_NAME}`,
+      `/matchmake/create/other-room`,
+      `/matchmake/joinById/${'x'.repeat(65)}`,
+    ]) {
       assertRefusal(await post(port(), path, { nickname: '민수' }), 404, 'BAD_REQUEST');
     }
     assertRefusal(await request(port(), 'PUT', CREATE, '{}'), 405, 'BAD_REQUEST');
@@ -126,7 +138,9 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
     assert.deepEqual(reconnect.json, { code: 4212, error: 'room not found' });
     assertRefusal(await post(port(), '/matchmake/reconnect/x', { reconnectionToken: 'abc', nickname: 'x' }), 400, 'BAD_REQUEST');
     // colyseus.js still turns them into its errors, the SDK's "CODE: 한국어" included.
-    await assert.rejects(new Client(ts.endpoint).create(ROOM_NAME, { nickname: '' }), (e: Error) => e.message.startsWith(`BAD_NICKNAME: ${ROOM_MESSAGES.BAD_NICKNAME}`));
+    await assert.rejects(new Client(ts.endpoint).create(ROOM_NAME, { nickname: '' }), (e: Error) =>
+      e.message.startsWith(`BAD_NICKNAME: ${ROOM_MESSAGES.BAD_NICKNAME}`),
+    );
   });
 
   it('lists a lobby only once its creator has joined, and never more than MAX_LISTED rooms', async () => {
@@ -136,9 +150,15 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
     assert.equal(listed.length, 0, 'lobbies whose creator never opened the socket are not listed');
     const host = new Tracked(await ts.client().create<CockroachState>(ROOM_NAME, { nickname: '진짜' }, CockroachState), 'host');
     await host.until(() => host.state.players.size === 1, 'seated');
-    await waitFor(async () => ((await request(port(), 'GET', `/matchmake/${ROOM_NAME}`)).json as unknown[]).length === 1, 'the real lobby listed');
+    await waitFor(
+      async () => ((await request(port(), 'GET', `/matchmake/${ROOM_NAME}`)).json as unknown[]).length === 1,
+      'the real lobby listed',
+    );
     const all = (await request(port(), 'GET', '/matchmake/')).json as { roomId: string; metadata: { seats: number } }[];
     assert.ok(all.length <= MAX_LISTED);
-    assert.deepEqual(all.map((r) => r.roomId), [host.room.roomId]);
+    assert.deepEqual(
+      all.map((r) => r.roomId),
+      [host.room.roomId],
+    );
   });
 });

@@ -61,16 +61,22 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
 
   before(async function () {
     if (!hasNginx()) {
-      if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`CI must run the nginx test, but ${NGINX} is missing (apt-get install -y nginx)`);
+      if (process.env.CI === 'true' || process.env.CI === '1')
+        throw new Error(`CI must run the nginx test, but ${NGINX} is missing (apt-get install -y nginx)`);
       console.log(`      SKIPPED (no nginx): ${NGINX} not found; apt-get install -y nginx`);
       this.skip();
     }
     port = await freePort();
     // The backend even serves /metrics publicly here: nginx must be what keeps it in.
-    ts = await bootEdge({ trustedProxies: ['127.0.0.1'], opsOnPublicPort: true, createsPerMinute: 4 }, { publicAddress: `127.0.0.1:${port}/p1` });
+    ts = await bootEdge(
+      { trustedProxies: ['127.0.0.1'], opsOnPublicPort: true, createsPerMinute: 4 },
+      { publicAddress: `127.0.0.1:${port}/p1` },
+    );
     dir = mkdtempSync(path.join(os.tmpdir(), 'cockroach-nginx-'));
     writeFileSync(path.join(dir, 'nginx.conf'), testConfig(dir, port, ts.server.port));
-    nginx = spawn(NGINX, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    nginx = spawn(NGINX, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     nginx.stderr!.on('data', (d) => (stderr += d));
     let exited: number | null = null;
     nginx.once('exit', (code) => (exited = code ?? -1));
@@ -93,7 +99,21 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
 
   it('answers 404 for the ops routes and anything that is not game traffic', async () => {
     assert.equal((await request(ts.server.port, 'GET', '/metrics')).status, 200, 'the backend itself would answer');
-    for (const p of ['/metrics', '/METRICS', '/p1/metrics', '/p2/metrics', '/colyseus/', '/p1/colyseus/api', '/ready', '/health', '/p1/ready', '/matchmake/cockroach-poker/x', '/favicon.ico', '/p1/../metrics', '/%6Detrics']) {
+    for (const p of [
+      '/metrics',
+      '/METRICS',
+      '/p1/metrics',
+      '/p2/metrics',
+      '/colyseus/',
+      '/p1/colyseus/api',
+      '/ready',
+      '/health',
+      '/p1/ready',
+      '/matchmake/cockroach-poker/x',
+      '/favicon.ico',
+      '/p1/../metrics',
+      '/%6Detrics',
+    ]) {
       assert.equal((await request(port, 'GET', p)).status, 404, p);
     }
     // A WebSocket path without the upgrade is not served either.
@@ -126,8 +146,12 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
   it('overwrites X-Forwarded-For: a client cannot pick the address the limits count', async () => {
     // One create went through above (the host); the limit is 4 a minute for the one real address.
     const spoofed = [];
-    for (let i = 0; i < 4; i++) spoofed.push(await post(port, `/matchmake/create/${ROOM_NAME}`, { nickname: `속임${i}` }, { 'x-forwarded-for': `198.51.100.${i}` }));
-    assert.deepEqual(spoofed.map((r) => r.json?.code ?? 'created'), ['created', 'created', 'created', 'TOO_MANY_REQUESTS']);
+    for (let i = 0; i < 4; i++)
+      spoofed.push(await post(port, `/matchmake/create/${ROOM_NAME}`, { nickname: `속임${i}` }, { 'x-forwarded-for': `198.51.100.${i}` }));
+    assert.deepEqual(
+      spoofed.map((r) => r.json?.code ?? 'created'),
+      ['created', 'created', 'created', 'TOO_MANY_REQUESTS'],
+    );
   });
 
   it('passes /play and /api/games/ (GET only) to the server', async () => {

@@ -26,16 +26,41 @@ describe('join options: nicknames and entropy', () => {
   it('refuses broken, invisible and unassigned text', () => {
     const bad = [
       '\uDB40A\uDB40B', // lone surrogates: an encoder would merge them into invisible tags
-      '\uD83E', 'a\uDC00',
-      '\u3164', '\u115F', '\u1160', '\uFFA0', '\u2800', // fillers and the braille blank
+      '\uD83E',
+      'a\uDC00',
+      '\u3164',
+      '\u115F',
+      '\u1160',
+      '\uFFA0',
+      '\u2800', // fillers and the braille blank
       '\u3164\u3164민', // a filler next to a real name still hides it
-      '\uFFFF', '\uFDD0', 'a\u{10FFFF}', // noncharacters
-      '\u0378', '\u{E0041}', // unassigned; a tag character
-      'a\u200Bb', 'a\u200Db', '\u200D🦊', '🦊\u200D', 'a\u2060b', 'x\uFEFFy', 'a\u00ADb', // zero-width, soft hyphen
+      '\uFFFF',
+      '\uFDD0',
+      'a\u{10FFFF}', // noncharacters
+      '\u0378',
+      '\u{E0041}', // unassigned; a tag character
+      'a\u200Bb',
+      'a\u200Db',
+      '\u200D🦊',
+      '🦊\u200D',
+      'a\u2060b',
+      'x\uFEFFy',
+      'a\u00ADb', // zero-width, soft hyphen
       'a\u202Eb', // bidi override
-      'a\u00A0b', 'a\u3000b', 'a\u2009b', // spaces that show as nothing
-      '\u0301a', 'x' + '\u0301'.repeat(MAX_MARKS_PER_BASE + 1), 'a' + '\u0301'.repeat(11), // marks alone, stacked marks
-      '...', '\u0301', '  ', '', '😀'.repeat(13), 'a\u0007b', 'a\nb', '\uE000', // no visible, too long, control, private use
+      'a\u00A0b',
+      'a\u3000b',
+      'a\u2009b', // spaces that show as nothing
+      '\u0301a',
+      'x' + '\u0301'.repeat(MAX_MARKS_PER_BASE + 1),
+      'a' + '\u0301'.repeat(11), // marks alone, stacked marks
+      '...',
+      '\u0301',
+      '  ',
+      '',
+      '😀'.repeat(13),
+      'a\u0007b',
+      'a\nb',
+      '\uE000', // no visible, too long, control, private use
     ];
     for (const raw of bad) assert.equal(parseNickname(raw), null, JSON.stringify(raw));
     assert.equal(parseNickname(42), null);
@@ -50,7 +75,7 @@ describe('join options: nicknames and entropy', () => {
     assert.ok(none.ok && none.join.entropy === '');
     const long = join({ nickname: '민수', entropy: '0123456789ABCDEFabcdef'.repeat(2).slice(0, 44) });
     assert.ok(long.ok);
-    for (const entropy of ['a'.repeat(15), 'a'.repeat(65), 'g'.repeat(16), 12345678901234567, '', ' '.repeat(16), null]) {
+    for (const entropy of ['a'.repeat(15), 'a'.repeat(65), 'g'.repeat(16), 1234567890123456, '', ' '.repeat(16), null]) {
       assert.deepEqual(join({ nickname: '민수', entropy }), { ok: false, code: 'BAD_OPTION', field: 'entropy' }, JSON.stringify(entropy));
     }
     assert.deepEqual(join({ spectator: true, entropy: 'a'.repeat(16) }), { ok: false, code: 'BAD_OPTION', field: 'entropy' });
@@ -62,6 +87,10 @@ describe('join options: nicknames and entropy', () => {
     const tricky = Object.create(null);
     tricky.nickname = '민수';
     assert.ok(parseJoinOptions(tricky).ok);
-    assert.deepEqual(parseJoinOptions(JSON.parse('{"nickname":"민수","__proto__":{"spectator":true}}')), { ok: false, code: 'UNKNOWN_OPTION', field: '__proto__' });
+    assert.deepEqual(parseJoinOptions(JSON.parse('{"nickname":"민수","__proto__":{"spectator":true}}')), {
+      ok: false,
+      code: 'UNKNOWN_OPTION',
+      field: '__proto__',
+    });
   });
 });

@@ -8,7 +8,6 @@ import { Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';
 import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
 
-
 type Reserving = { reservedSeats: Record<string, unknown>; seatReservationTime: number; locked: boolean };
 
 describe('http: seat reservations cannot lock anyone out', function () {
@@ -35,17 +34,28 @@ describe('http: seat reservations cannot lock anyone out', function () {
     const replies = [];
     // Five addresses (through the trusted proxy) hold the most each may: 20 reservations, more than the 5 free seats.
     for (let a = 0; a < 5; a++) {
-      for (let i = 0; i < 5; i++) replies.push((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `자리${a}${i}` }, { 'x-forwarded-for': `198.51.100.${a}` })).json);
+      for (let i = 0; i < 5; i++)
+        replies.push(
+          (await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `자리${a}${i}` }, { 'x-forwarded-for': `198.51.100.${a}` }))
+            .json,
+        );
     }
     assert.equal(replies.filter((r) => r.sessionId).length, 20, 'four each');
     assert.equal(replies.filter((r) => r.code === 'TOO_MANY_REQUESTS').length, 5, 'the fifth from one address is refused');
     assert.equal(room.locked, false, 'never locked by reservations');
     const listed = (await request(port(), 'GET', `/matchmake/${ROOM_NAME}`)).json as { roomId: string }[];
-    assert.deepEqual(listed.map((r) => r.roomId), [roomId]);
+    assert.deepEqual(
+      listed.map((r) => r.roomId),
+      [roomId],
+    );
     const friends = [];
     for (let i = 0; i < MAX_PLAYERS - 1; i++) friends.push(await ts.client().joinById(roomId, { nickname: `친구${i}` }));
     await host.until(() => host.state.players.size === MAX_PLAYERS, 'five friends seated past twenty pending reservations');
-    assert.equal((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: '일곱' })).json.code, 'ROOM_FULL', 'a room really full refuses at once');
+    assert.equal(
+      (await post(port(), `/matchmake/joinById/${roomId}`, { nickname: '일곱' })).json.code,
+      'ROOM_FULL',
+      'a room really full refuses at once',
+    );
     const watcher = await ts.client().joinById(roomId, { spectator: true });
     await Promise.all([...friends, watcher].map((c) => c.leave()));
     await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'the unused reservations lapse', 5000);
@@ -54,7 +64,10 @@ describe('http: seat reservations cannot lock anyone out', function () {
   it('bounds pending reservations per room, and spectator places by the spectators present', async () => {
     const { host, roomId, room } = await lobby();
     const replies = [];
-    for (let i = 0; i < MAX_PENDING_RESERVATIONS + 3; i++) replies.push((await post(port(), `/matchmake/joinById/${roomId}`, { spectator: true }, { 'x-forwarded-for': `203.0.113.${i}` })).json);
+    for (let i = 0; i < MAX_PENDING_RESERVATIONS + 3; i++)
+      replies.push(
+        (await post(port(), `/matchmake/joinById/${roomId}`, { spectator: true }, { 'x-forwarded-for': `203.0.113.${i}` })).json,
+      );
     assert.equal(replies.filter((r) => r.sessionId).length, MAX_PENDING_RESERVATIONS);
     assert.ok(replies.slice(MAX_PENDING_RESERVATIONS).every((r) => r.code === 'SPECTATORS_FULL'));
     assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: MAX_PENDING_RESERVATIONS });
@@ -72,7 +85,8 @@ describe('http: seat reservations cannot lock anyone out', function () {
     const table = await openTable(ts, 2);
     await startTable(table);
     const roomId = table.room.roomId;
-    for (let i = 0; i < 10; i++) assert.equal((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `늦음${i}` })).json.code, 'LATE_JOIN');
+    for (let i = 0; i < 10; i++)
+      assert.equal((await post(port(), `/matchmake/joinById/${roomId}`, { nickname: `늦음${i}` })).json.code, 'LATE_JOIN');
     const room = matchMaker.getRoomById(roomId) as unknown as Reserving;
     assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: 0 });
     const watcher = await ts.client().joinById(roomId, { spectator: true });
@@ -80,14 +94,32 @@ describe('http: seat reservations cannot lock anyone out', function () {
   });
 
   it('explains refusals with the room codes (seatRefusal)', () => {
-    const room = (phase: string, players: number, spectators: number, reserved: Record<string, unknown> = {}) => ({ state: { phase, players: { size: players } }, spectators: { size: spectators }, reservedSeats: reserved as never });
+    const room = (phase: string, players: number, spectators: number, reserved: Record<string, unknown> = {}) => ({
+      state: { phase, players: { size: players } },
+      spectators: { size: spectators },
+      reservedSeats: reserved as never,
+    });
     assert.equal(seatRefusal(room('lobby', 1, 0), { nickname: 'a' }), null);
     assert.equal(seatRefusal(room('lobby', 6, 0), { nickname: 'a' }), 'ROOM_FULL');
-    assert.equal(seatRefusal(room('lobby', 5, 0, { s: [{ nickname: 'b' }, undefined, false, false] }), { nickname: 'a' }), null, 'a pending reservation does not take the seat');
-    const many = Object.fromEntries(Array.from({ length: MAX_PENDING_RESERVATIONS }, (_, i) => [`s${i}`, [{ spectator: true }, undefined, false, false]]));
+    assert.equal(
+      seatRefusal(room('lobby', 5, 0, { s: [{ nickname: 'b' }, undefined, false, false] }), { nickname: 'a' }),
+      null,
+      'a pending reservation does not take the seat',
+    );
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_PENDING_RESERVATIONS }, (_, i) => [`s${i}`, [{ spectator: true }, undefined, false, false]]),
+    );
     assert.equal(seatRefusal(room('lobby', 1, 0, many), { nickname: 'a' }), 'ROOM_FULL', 'but the pending ones are bounded');
-    assert.equal(seatRefusal(room('lobby', 1, 0, { ...many, s0: [{ nickname: 'b' }, undefined, true, false] }), { nickname: 'a' }), null, 'a consumed reservation is a client, not pending');
-    assert.equal(seatRefusal(room('lobby', 1, 0, { ...many, s0: [true, undefined, false, true] }), { nickname: 'a' }), null, 'a held seat is not pending either');
+    assert.equal(
+      seatRefusal(room('lobby', 1, 0, { ...many, s0: [{ nickname: 'b' }, undefined, true, false] }), { nickname: 'a' }),
+      null,
+      'a consumed reservation is a client, not pending',
+    );
+    assert.equal(
+      seatRefusal(room('lobby', 1, 0, { ...many, s0: [true, undefined, false, true] }), { nickname: 'a' }),
+      null,
+      'a held seat is not pending either',
+    );
     assert.equal(seatRefusal(room('playing', 2, 0), { nickname: 'a' }), 'LATE_JOIN');
     assert.equal(seatRefusal(room('playing', 2, 10), { spectator: true }), 'SPECTATORS_FULL');
     assert.equal(seatRefusal(room('lobby', 1, 0), {}), 'BAD_NICKNAME');
@@ -107,7 +139,11 @@ describe('http: seat reservations cannot lock anyone out', function () {
   it('disposes a lobby whose creator never opened the socket once the reservation lapses', async () => {
     const timers = timerCount();
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await post(port(), `/matchmake/create/${ROOM_NAME}`, { nickname: `유령${i}` }, { 'x-forwarded-for': `192.0.2.${i}` })).json.room.roomId);
+    for (let i = 0; i < 20; i++)
+      ids.push(
+        (await post(port(), `/matchmake/create/${ROOM_NAME}`, { nickname: `유령${i}` }, { 'x-forwarded-for': `192.0.2.${i}` })).json.room
+          .roomId,
+      );
     assert.equal(await roomCount(), 20);
     await waitFor(async () => (await roomCount()) === 0, 'ghost lobbies gone', 6000);
     assert.ok(ids.every((id) => matchMaker.getRoomById(id) === undefined));

@@ -42,23 +42,41 @@ export interface Reply {
  * One raw HTTP request. `body` may be a string or Buffer (sent with Content-Length), or a
  * generator of chunks (sent chunked, no length), so a test can stream past a limit.
  */
-export function request(port: number, method: string, path: string, body?: string | Buffer | (() => Iterable<Buffer>), headers: Record<string, string> = {}, from?: string): Promise<Reply> {
+export function request(
+  port: number,
+  method: string,
+  path: string,
+  body?: string | Buffer | (() => Iterable<Buffer>),
+  headers: Record<string, string> = {},
+  from?: string,
+): Promise<Reply> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: from, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = undefined;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, body: text, json, headers: res.headers, ms: performance.now() - started });
-      });
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        localAddress: from,
+        headers: { 'content-type': 'application/json', ...headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown = undefined;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, body: text, json, headers: res.headers, ms: performance.now() - started });
+        });
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       // The server may answer and close while we are still streaming: that is the point.
       if (e.code === 'EPIPE' || e.code === 'ECONNRESET') return;

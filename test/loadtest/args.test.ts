@@ -9,8 +9,14 @@ describe('loadtest: the one argument parser of the load tools', () => {
     assert.equal(none.pace, 'human');
     assert.equal(none.idle, false);
     assert.equal(none.endpoint, undefined);
-    const some = parseArgs(['--rooms', '1000', '--seconds=40', '--pace', 'fast', '--idle', '--settle', '2.5', '--server-args', '--trace-gc --x'], RUN_FLAGS);
-    assert.deepEqual([some.rooms, some.seconds, some.pace, some.idle, some.settle, some['server-args']], [1000, 40, 'fast', true, 2.5, '--trace-gc --x']);
+    const some = parseArgs(
+      ['--rooms', '1000', '--seconds=40', '--pace', 'fast', '--idle', '--settle', '2.5', '--server-args', '--trace-gc --x'],
+      RUN_FLAGS,
+    );
+    assert.deepEqual(
+      [some.rooms, some.seconds, some.pace, some.idle, some.settle, some['server-args']],
+      [1000, 40, 'fast', true, 2.5, '--trace-gc --x'],
+    );
   });
 
   it('refuses unknown flags, missing values, bad numbers and choices, naming the flag', () => {
@@ -25,11 +31,20 @@ describe('loadtest: the one argument parser of the load tools', () => {
       [['--idle=yes'], /--idle takes no value/],
       [['stray'], /unexpected argument stray/],
     ];
-    for (const [argv, message] of cases) assert.throws(() => parseArgs(argv, RUN_FLAGS), (e: unknown) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+    for (const [argv, message] of cases)
+      assert.throws(
+        () => parseArgs(argv, RUN_FLAGS),
+        (e: unknown) => e instanceof UsageError && message.test(e.message),
+        argv.join(' '),
+      );
   });
 
-  it('leaves other tools\' flags alone when asked (colyseus-loadtest shares argv with @colyseus/loadtest)', () => {
-    const args = parseArgs(['--room', 'cockroach-poker', '--numClients', '60', '--pace', 'fast'], { pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human' } }, { allowUnknown: true });
+  it("leaves other tools' flags alone when asked (colyseus-loadtest shares argv with @colyseus/loadtest)", () => {
+    const args = parseArgs(
+      ['--room', 'cockroach-poker', '--numClients', '60', '--pace', 'fast'],
+      { pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human' } },
+      { allowUnknown: true },
+    );
     assert.equal(args.pace, 'fast');
   });
 });

@@ -57,7 +57,12 @@ describe('ops: configuration from the environment', () => {
   });
 
   it('reads the drain time, the monitor credentials and the log level', () => {
-    const ops = opsConfigFromEnv(2567, { DRAIN_SECONDS: '0', MONITOR_USER: 'ops', MONITOR_PASSWORD: ' spaces kept: ok ', LOG_LEVEL: 'debug' });
+    const ops = opsConfigFromEnv(2567, {
+      DRAIN_SECONDS: '0',
+      MONITOR_USER: 'ops',
+      MONITOR_PASSWORD: ' spaces kept: ok ',
+      LOG_LEVEL: 'debug',
+    });
     assert.equal(ops.drainSeconds, 0);
     assert.deepEqual(ops.monitor, { user: 'ops', password: ' spaces kept: ok ' });
     assert.equal(ops.logLevel, 'debug');
@@ -65,16 +70,50 @@ describe('ops: configuration from the environment', () => {
 
   it('reads the edge limits, the trusted proxies and the ops listener; RATE_LIMITS=off turns the per-address limits off', () => {
     const edge = opsConfigFromEnv(2567, {
-      CREATES_PER_MINUTE: '4', JOINS_PER_MINUTE: '9', LOBBIES_PER_ADDRESS: '2', MATCHMAKE_MAX_BODY_BYTES: '1024', MAX_CONNECTIONS: '500',
-      HEADERS_TIMEOUT_SECONDS: '5', REQUEST_TIMEOUT_SECONDS: '8', IDLE_TIMEOUT_SECONDS: '20', KEEP_ALIVE_TIMEOUT_SECONDS: '3', SEAT_RESERVATION_SECONDS: '4',
-      TRUSTED_PROXY: '127.0.0.1, ::1', OPS_PORT: '9100', OPS_HOST: '0.0.0.0', PENDING_SEATS_PER_ADDRESS: '2', CONNECTIONS_PER_ADDRESS: '20', IDLE_LOBBY_SECONDS: '600',
+      CREATES_PER_MINUTE: '4',
+      JOINS_PER_MINUTE: '9',
+      LOBBIES_PER_ADDRESS: '2',
+      MATCHMAKE_MAX_BODY_BYTES: '1024',
+      MAX_CONNECTIONS: '500',
+      HEADERS_TIMEOUT_SECONDS: '5',
+      REQUEST_TIMEOUT_SECONDS: '8',
+      IDLE_TIMEOUT_SECONDS: '20',
+      KEEP_ALIVE_TIMEOUT_SECONDS: '3',
+      SEAT_RESERVATION_SECONDS: '4',
+      TRUSTED_PROXY: '127.0.0.1, ::1',
+      OPS_PORT: '9100',
+      OPS_HOST: '0.0.0.0',
+      PENDING_SEATS_PER_ADDRESS: '2',
+      CONNECTIONS_PER_ADDRESS: '20',
+      IDLE_LOBBY_SECONDS: '600',
     }).edge;
     assert.deepEqual(
       { ...edge },
-      { ...DEFAULT_EDGE, createsPerMinute: 4, joinsPerMinute: 9, lobbiesPerAddress: 2, maxBodyBytes: 1024, maxConnections: 500, headersTimeoutMs: 5000, requestTimeoutMs: 8000, idleTimeoutMs: 20000, keepAliveTimeoutMs: 3000, seatReservationSeconds: 4, trustedProxies: ['127.0.0.1', '::1'], opsPort: 9100, opsHost: '0.0.0.0', pendingSeatsPerAddress: 2, connectionsPerAddress: 20, idleLobbySeconds: 600 },
+      {
+        ...DEFAULT_EDGE,
+        createsPerMinute: 4,
+        joinsPerMinute: 9,
+        lobbiesPerAddress: 2,
+        maxBodyBytes: 1024,
+        maxConnections: 500,
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 8000,
+        idleTimeoutMs: 20000,
+        keepAliveTimeoutMs: 3000,
+        seatReservationSeconds: 4,
+        trustedProxies: ['127.0.0.1', '::1'],
+        opsPort: 9100,
+        opsHost: '0.0.0.0',
+        pendingSeatsPerAddress: 2,
+        connectionsPerAddress: 20,
+        idleLobbySeconds: 600,
+      },
     );
     const off = opsConfigFromEnv(2567, { RATE_LIMITS: 'off', CREATES_PER_MINUTE: '4' }).edge;
-    assert.deepEqual([off.createsPerMinute, off.joinsPerMinute, off.lobbiesPerAddress, off.pendingSeatsPerAddress, off.connectionsPerAddress], [0, 0, 0, 0, 0]);
+    assert.deepEqual(
+      [off.createsPerMinute, off.joinsPerMinute, off.lobbiesPerAddress, off.pendingSeatsPerAddress, off.connectionsPerAddress],
+      [0, 0, 0, 0, 0],
+    );
     assert.equal(off.maxBodyBytes, DEFAULT_EDGE.maxBodyBytes, 'the body limit stays');
     assert.equal(opsConfigFromEnv(2567, { OPS_ON_PUBLIC_PORT: '1' }).edge.opsOnPublicPort, true);
   });

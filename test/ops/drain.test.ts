@@ -43,13 +43,19 @@ describe('ops: drain on SIGTERM', function () {
     const exited = exitCode(proc);
     proc.child.kill('SIGTERM');
     await lobby.until(() => lobby.leftWith !== null, 'the lobby closed');
-    assert.deepEqual(lobby.messagesOf('error').map((e) => e.code), ['SERVER_DRAINING'], 'lobby players told first');
+    assert.deepEqual(
+      lobby.messagesOf('error').map((e) => e.code),
+      ['SERVER_DRAINING'],
+      'lobby players told first',
+    );
     assert.equal(lobby.leftWith, 4000);
 
     const ready = await httpGet(`http://127.0.0.1:${proc.port}/ready`);
     assert.equal(ready.status, 503);
     assert.equal((await httpGet(`http://127.0.0.1:${proc.port}/health`)).status, 200, 'alive for the games it holds');
-    await assert.rejects(new Client(proc.endpoint).create(ROOM, { nickname: 'late' }), (e: Error) => e.message.startsWith('SERVER_DRAINING: '));
+    await assert.rejects(new Client(proc.endpoint).create(ROOM, { nickname: 'late' }), (e: Error) =>
+      e.message.startsWith('SERVER_DRAINING: '),
+    );
     assert.equal((await new Client(proc.endpoint).getAvailableRooms(ROOM)).length, 0, 'nothing listed');
 
     // A player who drops during the drain comes back as usual.
@@ -74,7 +80,10 @@ describe('ops: drain on SIGTERM', function () {
     const done = log.find((e) => e.event === 'drain.done');
     assert.deepEqual({ finished: done?.finished, cut: done?.cut }, { finished: 1, cut: 0 });
     assert.ok(log.some((e) => e.event === 'drain.lobby_closed' && e.roomId === lobby.room.roomId));
-    assert.ok(log.some((e) => e.event === 'action' && e.roomId === players[0].room.roomId), 'per-action lines at LOG_LEVEL=debug');
+    assert.ok(
+      log.some((e) => e.event === 'action' && e.roomId === players[0].room.roomId),
+      'per-action lines at LOG_LEVEL=debug',
+    );
     assertNoHiddenCards(lines);
   });
 

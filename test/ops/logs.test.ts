@@ -21,7 +21,14 @@ describe('ops: structured logs', function () {
 
     it('drops keys that name hidden data, and never serialises an object', () => {
       const entry = JSON.parse(
-        formatLine('info', 'x', { hand: '3,4', cardKind: 'bat', Seed: SEED, removed: 'fly', roomId: 'r', sneaky: { hands: [1] } as unknown as string }),
+        formatLine('info', 'x', {
+          hand: '3,4',
+          cardKind: 'bat',
+          Seed: SEED,
+          removed: 'fly',
+          roomId: 'r',
+          sneaky: { hands: [1] } as unknown as string,
+        }),
       );
       assert.deepEqual(entry.dropped, ['hand', 'cardKind', 'Seed', 'removed']);
       assert.equal(entry.roomId, 'r');
@@ -57,7 +64,10 @@ describe('ops: structured logs', function () {
         setLogLevel('warn');
         setLogSink(null);
       }
-      assert.deepEqual(lines.map((l) => JSON.parse(l).event), ['listening', 'shown']);
+      assert.deepEqual(
+        lines.map((l) => JSON.parse(l).event),
+        ['listening', 'shown'],
+      );
     });
   });
 
@@ -123,9 +133,15 @@ describe('ops: structured logs', function () {
         assert.equal(typeof e.player, 'string');
         assert.equal(typeof e.step, 'number');
       }
-      assert.deepEqual(byEvent('refused').map((e) => [e.action, e.code]), [['peek', 'SPECTATOR']]);
+      assert.deepEqual(
+        byEvent('refused').map((e) => [e.action, e.code]),
+        [['peek', 'SPECTATOR']],
+      );
       assert.equal(byEvent('player.reconnected').length, 1);
-      assert.deepEqual(byEvent('game.ended').map((e) => e.reason), [game.lossReason]);
+      assert.deepEqual(
+        byEvent('game.ended').map((e) => e.reason),
+        [game.lossReason],
+      );
       const failed = entries.find((e) => e.event === 'room.failed');
       assert.ok(failed, 'the failure is logged');
       assert.equal(failed.level, 'error');

@@ -15,7 +15,13 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
   // /metrics lives on the ops listener (OPS_PORT); this server opens one on a free port.
   const ts = {} as TestServer;
   before(async () => {
-    const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1_000_000, messagesPerSecond: 1_000_000, ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsPort: 0 } } });
+    const server = await startServer({
+      port: 0,
+      reconnectGraceSeconds: 90,
+      messageBurst: 1_000_000,
+      messagesPerSecond: 1_000_000,
+      ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsPort: 0 } },
+    });
     const endpoint = `ws://127.0.0.1:${server.port}`;
     Object.assign(ts, { server, endpoint, client: () => new Client(endpoint), serverRoom: (id: string) => matchMaker.getRoomById(id) });
   });
@@ -30,7 +36,8 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
     assert.equal(metric(before, 'cockroach_rooms'), 0);
     assert.ok(before.has('process_cpu_user_seconds_total'), 'process metrics too');
     assert.ok(before.has('nodejs_eventloop_lag_p99_seconds'));
-    const delta = (after: Map<string, number>, name: string, labels: Record<string, string> = {}) => metric(after, name, labels) - metric(before, name, labels);
+    const delta = (after: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
+      metric(after, name, labels) - metric(before, name, labels);
 
     const table = await openTable(ts, 3);
     let m = await scrape(port);
@@ -87,7 +94,8 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
     m = await scrape(port);
     assert.equal(metric(m, 'cockroach_rooms', { phase: 'ended' }), 1);
     assert.equal(metric(m, 'cockroach_rooms', { phase: 'playing' }), 0);
-    for (const [type, n] of Object.entries(counts)) assert.equal(delta(m, 'cockroach_actions_total', { action: type, source: 'player' }), n, type);
+    for (const [type, n] of Object.entries(counts))
+      assert.equal(delta(m, 'cockroach_actions_total', { action: type, source: 'player' }), n, type);
     assert.equal(delta(m, 'cockroach_actions_total', { action: 'start' }), 1);
     assert.equal(delta(m, 'cockroach_actions_total', { source: 'timeout' }), 1);
     assert.equal(delta(m, 'cockroach_refusals_total', { code: 'ALREADY_STARTED' }), 1);
@@ -117,7 +125,8 @@ describe('ops: /metrics on the public port', function () {
   it('is refused there by default, whatever the case or a trailing slash', async () => {
     const closed = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1000, messagesPerSecond: 1000 });
     try {
-      for (const path of ['/metrics', '/METRICS', '/Metrics', '/metrics/']) assert.equal((await httpGet(`http://127.0.0.1:${closed.port}${path}`)).status, 404, path);
+      for (const path of ['/metrics', '/METRICS', '/Metrics', '/metrics/'])
+        assert.equal((await httpGet(`http://127.0.0.1:${closed.port}${path}`)).status, 404, path);
       assert.equal(closed.opsPort, null);
     } finally {
       await closed.close();
@@ -125,7 +134,13 @@ describe('ops: /metrics on the public port', function () {
   });
 
   it('is served there only with OPS_ON_PUBLIC_PORT, still case-sensitive', async () => {
-    const open = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: 1000, messagesPerSecond: 1000, ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsOnPublicPort: true } } });
+    const open = await startServer({
+      port: 0,
+      reconnectGraceSeconds: 90,
+      messageBurst: 1000,
+      messagesPerSecond: 1000,
+      ops: { ...EMBEDDED_OPS, edge: { ...EMBEDDED_EDGE, opsOnPublicPort: true } },
+    });
     try {
       assert.equal((await httpGet(`http://127.0.0.1:${open.port}/metrics`)).status, 200);
       assert.equal((await httpGet(`http://127.0.0.1:${open.port}/METRICS`)).status, 404, 'case-sensitive routing');

@@ -51,7 +51,15 @@ describe('ops: @colyseus/monitor at /colyseus', function () {
     });
 
     it('answers 401 with a Basic challenge without credentials or with wrong ones, then 429 to a guesser even with the right password', async () => {
-      const wrong = [basic(USER, 'wrong'), basic('root', PASSWORD), basic(USER, `${PASSWORD}x`), basic(USER, ''), { authorization: 'Basic !!!' }, { authorization: `Bearer ${PASSWORD}` }, { authorization: `Basic ${Buffer.from(USER + PASSWORD).toString('base64')}` }];
+      const wrong = [
+        basic(USER, 'wrong'),
+        basic('root', PASSWORD),
+        basic(USER, `${PASSWORD}x`),
+        basic(USER, ''),
+        { authorization: 'Basic !!!' },
+        { authorization: `Bearer ${PASSWORD}` },
+        { authorization: `Basic ${Buffer.from(USER + PASSWORD).toString('base64')}` },
+      ];
       for (const path of ['/', '/api']) {
         const res = await httpGet(base + path, {});
         assert.equal(res.status, 401, `${path} without credentials`);
@@ -79,7 +87,10 @@ describe('ops: @colyseus/monitor at /colyseus', function () {
   it('basicAuth lets an address try again once its minute has passed', async () => {
     let now = 1_000_000;
     const app = express();
-    app.use(basicAuth(USER, PASSWORD, () => now), (_req, res) => void res.send('in'));
+    app.use(
+      basicAuth(USER, PASSWORD, () => now),
+      (_req, res) => void res.send('in'),
+    );
     const server = http.createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;

@@ -3,7 +3,21 @@ import { Client, RoomAvailable } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
 import { Tracked } from '../support/server';
-import { createAt, exitCode, httpGet, joinAt, metric, playToEnd, ROOM, scrape, sleep, socketPort, startTestRedis, TestRedis, waitFor } from './support';
+import {
+  createAt,
+  exitCode,
+  httpGet,
+  joinAt,
+  metric,
+  playToEnd,
+  ROOM,
+  scrape,
+  sleep,
+  socketPort,
+  startTestRedis,
+  TestRedis,
+  waitFor,
+} from './support';
 
 /** A listing entry as Colyseus 0.15 serves it (colyseus.js types leave these two out). */
 type Listed = RoomAvailable & { processId: string; publicAddress?: string };
@@ -29,7 +43,15 @@ describe('ops: two processes on one Redis behave as one server', function () {
       this.skip();
     }
     redis = found as TestRedis;
-    const env = { REDIS_URL: redis.url, PUBLIC_ADDRESS: '', MESSAGE_BURST: '1000000', MESSAGES_PER_SECOND: '1000000', LOG_LEVEL: 'warn', OPS_ON_PUBLIC_PORT: '1', RATE_LIMITS: 'off' };
+    const env = {
+      REDIS_URL: redis.url,
+      PUBLIC_ADDRESS: '',
+      MESSAGE_BURST: '1000000',
+      MESSAGES_PER_SECOND: '1000000',
+      LOG_LEVEL: 'warn',
+      OPS_ON_PUBLIC_PORT: '1',
+      RATE_LIMITS: 'off',
+    };
     procs.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
     [a, b] = procs;
     for (const p of procs) ids[p.port] = JSON.parse((await httpGet(`http://127.0.0.1:${p.port}/ready`)).body).processId;
@@ -67,16 +89,24 @@ describe('ops: two processes on one Redis behave as one server', function () {
       async (played) => {
         if (played !== 6 || reconnected) return;
         // p1 matchmade through b; it comes back through a (and the other way round for p0).
-        for (const [i, via] of [[1, a], [0, b]] as const) {
+        for (const [i, via] of [
+          [1, a],
+          [0, b],
+        ] as const) {
           const before = players[i];
           const token = before.room.reconnectionToken;
           before.room.connection.close();
           await watcher.until(() => watcher.state.players.get(before.id)?.connected === false, `${before.label} dropped`);
-          const back = track(new Tracked(await new Client(via.endpoint).reconnect<CockroachState>(token, CockroachState), `${before.label}'`));
+          const back = track(
+            new Tracked(await new Client(via.endpoint).reconnect<CockroachState>(token, CockroachState), `${before.label}'`),
+          );
           assert.equal(back.id, before.id, 'the same seat');
           assert.equal(socketPort(back.room), owner);
           await watcher.until(() => watcher.state.players.get(back.id)?.connected === true, `${back.label} back`);
-          await back.until(() => (back.state.players.get(back.id)?.hand.size ?? -1) === back.state.players.get(back.id)?.handCount, 'its own hand again');
+          await back.until(
+            () => (back.state.players.get(back.id)?.hand.size ?? -1) === back.state.players.get(back.id)?.handCount,
+            'its own hand again',
+          );
           assert.ok(back.state.players.get(back.id)!.hand.size > 0);
           players[i] = back;
         }
@@ -148,7 +178,10 @@ describe('ops: two processes on one Redis behave as one server', function () {
     await host.until(() => host.leftWith !== null, 'closed at shutdown');
 
     const listed = (await new Client(staying.endpoint).getAvailableRooms(ROOM)) as Listed[];
-    assert.ok(listed.every((r) => r.processId !== ids[draining.port]), 'nothing of the drained process stays listed');
+    assert.ok(
+      listed.every((r) => r.processId !== ids[draining.port]),
+      'nothing of the drained process stays listed',
+    );
     const after = track(await createAt(staying.endpoint, { nickname: 'after' }, 'after'));
     assert.equal(socketPort(after.room), staying.port);
     await after.room.leave();

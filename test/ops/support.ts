@@ -46,7 +46,9 @@ function hasRedisServerBinary(): boolean {
 export async function startTestRedis(): Promise<TestRedis | { reason: string }> {
   if (hasRedisServerBinary()) {
     const port = await freePort();
-    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     let exited = false;
     child.on('exit', () => (exited = true));
     const deadline = Date.now() + 5000;
@@ -79,7 +81,10 @@ export async function startTestRedis(): Promise<TestRedis | { reason: string }> 
 
 // ---------- HTTP and metrics ----------
 
-export async function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Headers }> {
+export async function httpGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Headers }> {
   const res = await fetch(url, { headers });
   return { status: res.status, body: await res.text(), headers: res.headers };
 }
@@ -182,7 +187,9 @@ export async function playToEnd(
     if (!mover) throw new Error(`nobody can move at step ${step}`);
     const move = chooseMove(mover.state, mover.id, rng)!;
     mover.room.send(move.type, move.payload);
-    await Promise.all(all.map((c) => c.until(() => c.state.step > step || c.messagesOf('error').length > 0, `${c.label} past step ${step}`)));
+    await Promise.all(
+      all.map((c) => c.until(() => c.state.step > step || c.messagesOf('error').length > 0, `${c.label} past step ${step}`)),
+    );
     const errors = all.flatMap((c) => c.messagesOf('error'));
     if (errors.length > 0) throw new Error(`refused: ${JSON.stringify(errors)}`);
     moves++;

@@ -48,8 +48,14 @@ function recordsSuite(engine: string, envFor: () => Record<string, string | unde
         await table.players[0].until(() => game.step > step, 'applied');
       }
       await syncAndCheck(table);
-      const result = await table.spectator.until(() => table.spectator.messagesOf('result').length === 1, 'result').then(() => table.spectator.messagesOf('result')[0]);
-      assert.equal(sha256Hex(table.spectator.state.fairness.serverSeed), commitment, 'the revealed secret matches the commitment shown before the game');
+      const result = await table.spectator
+        .until(() => table.spectator.messagesOf('result').length === 1, 'result')
+        .then(() => table.spectator.messagesOf('result')[0]);
+      assert.equal(
+        sha256Hex(table.spectator.state.fairness.serverSeed),
+        commitment,
+        'the revealed secret matches the commitment shown before the game',
+      );
 
       const { status, body: record } = await fetchRecord(ts, result.gameId);
       assert.equal(status, 200);

@@ -69,14 +69,21 @@ describe('room: chaos — random drops and reconnects during play', function () 
       }
 
       const ids = Object.values(game.hands).flat().concat(Object.values(game.fronts).flat(), game.removed);
-      assert.deepEqual([...ids].sort((a, b) => a - b), Array.from({ length: DECK_SIZE }, (_, i) => i), '64 cards accounted for');
+      assert.deepEqual(
+        [...ids].sort((a, b) => a - b),
+        Array.from({ length: DECK_SIZE }, (_, i) => i),
+        '64 cards accounted for',
+      );
       const expected = fullResult(game, room.table.match!.record.log, room.table.nicknames(), room.table.gameId);
       for (const c of [...live(), spectator]) {
         await c.until(() => c.messagesOf('result').length === 1, 'result');
         assert.deepEqual(c.messagesOf('result'), [expected]);
       }
       assert.equal(JSON.stringify(replayGame(room.table.match!.record)), JSON.stringify(game), 'the log replays exactly');
-      assert.ok(drops > 2 && returns > 0 && dropsAfterPeek > 0, `chaos happened (${drops} drops, ${returns} returns, ${dropsAfterPeek} after a peek)`);
+      assert.ok(
+        drops > 2 && returns > 0 && dropsAfterPeek > 0,
+        `chaos happened (${drops} drops, ${returns} returns, ${dropsAfterPeek} after a peek)`,
+      );
     });
   }
 });

@@ -8,7 +8,11 @@ describe('loadtest client bot: legal moves from a decoded view alone', function 
   this.timeout(30000);
   const ts = useTestServer();
 
-  for (const [count, options] of [[2, { twoPlayerPass: true }], [3, {}], [6, {}]] as const) {
+  for (const [count, options] of [
+    [2, { twoPlayerPass: true }],
+    [3, {}],
+    [6, {}],
+  ] as const) {
     it(`plays a ${count}-player game to the end without one refusal`, async () => {
       const table = await openTable(ts, count, options);
       await startTable(table);

@@ -50,7 +50,10 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     clock.advance(30000);
     await settle(table, 2);
     const entry = table.room.table.match!.record.log[1];
-    assert.deepEqual({ player: entry.player, type: entry.action.type, auto: entry.auto }, { player: game.order[2], type: 'call', auto: true });
+    assert.deepEqual(
+      { player: entry.player, type: entry.action.type, auto: entry.auto },
+      { player: game.order[2], type: 'call', auto: true },
+    );
     assert.equal(game.round.no, 2);
     assert.ok(seat(0).state.lastReveal);
   });
@@ -134,17 +137,23 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     seat(2).room.send('pass', { to: dropper.id, claim: 'toad' });
     // If the away player misjudged, they start the next round and offer at once too: step 5.
     await watcher.until(() => game.step >= 4, 'pass and the automatic call');
-    assert.deepEqual(table.room.table.match!.record.log.slice(0, 4).map((e) => [e.player, e.action.type, e.auto ?? false]), [
-      [game.order[0], 'offer', false],
-      [game.order[2], 'peek', false],
-      [game.order[2], 'pass', false],
-      [dropper.id, 'call', true],
-    ]);
+    assert.deepEqual(
+      table.room.table.match!.record.log.slice(0, 4).map((e) => [e.player, e.action.type, e.auto ?? false]),
+      [
+        [game.order[0], 'offer', false],
+        [game.order[2], 'peek', false],
+        [game.order[2], 'pass', false],
+        [dropper.id, 'call', true],
+      ],
+    );
     // PROTOCOL v2 "Seats come back": the token still works after the grace.
     const played = game.step;
     const back = new Tracked(await ts.client().reconnect<CockroachState>(token, CockroachState), 'back');
     assert.equal(back.id, dropper.id);
-    await watcher.until(() => watcher.state.players.get(dropper.id)!.connected && !watcher.state.players.get(dropper.id)!.away, 'back, not away');
+    await watcher.until(
+      () => watcher.state.players.get(dropper.id)!.connected && !watcher.state.players.get(dropper.id)!.away,
+      'back, not away',
+    );
     table.players[table.players.indexOf(dropper)] = back;
     await syncAndCheck(table);
     assert.equal(game.step, played, 'the turns the clock played stay played');

@@ -89,7 +89,10 @@ describe('room: hostile clients', function () {
       starter.room.send('offer', payload);
       starter.room.send('offer', { cardId: game.hands[starter.id][1], to: game.order[1], claim: 'bat' });
       await starter.until(() => starter.messagesOf('error').length === 2, 'two refusals');
-      assert.deepEqual(starter.messagesOf('error').map((e) => e.code), ['STALE_ACTION', 'NOT_YOUR_TURN']);
+      assert.deepEqual(
+        starter.messagesOf('error').map((e) => e.code),
+        ['STALE_ACTION', 'NOT_YOUR_TURN'],
+      );
       assert.equal(game.step, 1);
       await syncAndCheck(table);
     });

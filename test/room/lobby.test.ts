@@ -110,7 +110,10 @@ describe('room: lobby, seats and listing', function () {
     const open = await create(ts, { nickname: '공개', loseCount: 3 });
     const hidden = await create(ts, { nickname: '비밀', private: true });
     let listed = await ts.client().getAvailableRooms(ROOM_NAME);
-    assert.deepEqual(listed.map((r) => r.roomId), [open.room.roomId]);
+    assert.deepEqual(
+      listed.map((r) => r.roomId),
+      [open.room.roomId],
+    );
     assert.deepEqual(
       { ...listed[0].metadata, options: undefined },
       { phase: 'lobby', seats: 1, maxSeats: 6, spectators: 0, host: '공개', options: undefined },
@@ -118,7 +121,10 @@ describe('room: lobby, seats and listing', function () {
     assert.equal(listed[0].metadata.options.loseCount, 3);
     assert.equal(hidden.state.options.private, true);
 
-    const quick = new Tracked(await ts.client().joinOrCreate(ROOM_NAME, { nickname: '빠른' }, (await import('../../server/schema/CockroachState')).CockroachState), 'quick');
+    const quick = new Tracked(
+      await ts.client().joinOrCreate(ROOM_NAME, { nickname: '빠른' }, (await import('../../server/schema/CockroachState')).CockroachState),
+      'quick',
+    );
     assert.equal(quick.room.roomId, open.room.roomId);
     open.room.send('start', {});
     await quick.until(() => quick.state.phase === 'playing', 'started');

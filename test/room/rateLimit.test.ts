@@ -37,7 +37,11 @@ describe('room: the rate limit never refuses a legal move', function () {
       }
       await syncAndCheck(table);
       for (const [i, p] of table.players.entries()) {
-        assert.deepEqual(new Set(p.messagesOf('error').map((e) => e.code)), new Set(['BAD_PAYLOAD']), `${p.label}: only the burst was refused`);
+        assert.deepEqual(
+          new Set(p.messagesOf('error').map((e) => e.code)),
+          new Set(['BAD_PAYLOAD']),
+          `${p.label}: only the burst was refused`,
+        );
         assert.equal(p.messagesOf('error').length, spend(i));
       }
       assert.ok(game.step > DEFAULT_MESSAGE_BURST, 'more moves than a bucket holds');

@@ -61,12 +61,16 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
       assert.equal(c.state.fairness.serverSeed, '');
       // What reached each client on the way back: the last game's hands cleared, nothing added.
       for (const change of c.changes.splice(0).flat()) {
-        if (typeof change.dynamicIndex === 'string' && /^\d+$/.test(change.dynamicIndex)) assert.equal(change.value, undefined, `${c.label}: only removals of old cards`);
+        if (typeof change.dynamicIndex === 'string' && /^\d+$/.test(change.dynamicIndex))
+          assert.equal(change.value, undefined, `${c.label}: only removals of old cards`);
       }
     }
     assert.notEqual(host.state.fairness.commitment, '');
     const listed = await ts.client().getAvailableRooms('cockroach-poker');
-    assert.ok(listed.some((r) => r.roomId === host.room.roomId), 'a public lobby with a free seat is listed again');
+    assert.ok(
+      listed.some((r) => r.roomId === host.room.roomId),
+      'a public lobby with a free seat is listed again',
+    );
 
     host.room.send('start', {});
     await host.until(() => host.state.phase === 'playing', 'the second game');
@@ -76,7 +80,8 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     const second = host.messagesOf('result')[1];
     assert.notEqual(second.gameId, first.gameId);
     for (const c of [...table.players, table.spectator]) await c.until(() => c.state.gamesPlayed === 2, 'two games played');
-    for (const p of table.players) assert.equal(host.state.players.get(p.id)!.score, first.scores[p.id] + second.scores[p.id], 'scores add up');
+    for (const p of table.players)
+      assert.equal(host.state.players.get(p.id)!.score, first.scores[p.id] + second.scores[p.id], 'scores add up');
   });
 
   it('seats bots from the host in the lobby; one human and bots play to the end with no refusal', async () => {
@@ -115,7 +120,10 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     await playOut(table, 'bots');
     assert.equal(host.messagesOf('error').length, before + 1, 'no refusal during the game');
     const log = room.table.match!.record.log;
-    assert.ok(log.some((e) => room.table.isBot(e.player) && !e.auto), 'bots moved through the player path');
+    assert.ok(
+      log.some((e) => room.table.isBot(e.player) && !e.auto),
+      'bots moved through the player path',
+    );
     await host.until(() => host.messagesOf('result').length === 1, 'the result');
   });
 
@@ -127,7 +135,10 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     const goneToken = gone.room.reconnectionToken;
     blip.room.connection.close();
     gone.room.connection.close();
-    await host.until(() => !host.state.players.get(blip.id)!.connected && !host.state.players.get(gone.id)!.connected, 'both dropped, seats kept');
+    await host.until(
+      () => !host.state.players.get(blip.id)!.connected && !host.state.players.get(gone.id)!.connected,
+      'both dropped, seats kept',
+    );
     clock.advance(10000);
     const back = new Tracked(await ts.client().reconnect<CockroachState>(blipToken, CockroachState), 'blip-back');
     assert.equal(back.id, blip.id);
@@ -180,7 +191,13 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     await playOut(table, 'away-rematch');
     host.room.send('rematch', {});
     await host.until(() => host.state.phase === 'lobby', 'lobby');
-    assert.deepEqual(seatedIn(host).map((p) => [p.nickname, p.bot]), [['엄마', false], [host.state.players.get([...host.state.players.keys()][1])!.nickname, true]]);
+    assert.deepEqual(
+      seatedIn(host).map((p) => [p.nickname, p.bot]),
+      [
+        ['엄마', false],
+        [host.state.players.get([...host.state.players.keys()][1])!.nickname, true],
+      ],
+    );
     assert.ok(spectator.room.connection.isOpen, 'the spectator stays');
   });
 

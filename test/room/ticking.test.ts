@@ -9,7 +9,14 @@ import { openTable } from '../support/table';
 
 /** A socket as the transport leaves it on a client: `pingCount` is reset by its pong handler. */
 function fakeSocket(readyState = 1) {
-  const socket = { readyState, pingCount: 0, pings: 0, terminated: false, ping: () => socket.pings++, terminate: () => (socket.terminated = true) };
+  const socket = {
+    readyState,
+    pingCount: 0,
+    pings: 0,
+    terminated: false,
+    ping: () => socket.pings++,
+    terminate: () => (socket.terminated = true),
+  };
   return socket;
 }
 const clientsOf = (...sockets: ReturnType<typeof fakeSocket>[]) => sockets.map((ref) => ({ ref }) as unknown as Client);

@@ -25,7 +25,10 @@ describe('rules: calls and where the card lands (5.2, 5.3)', () => {
     assert.deepEqual(game.fronts.A, [rat]);
     assert.deepEqual(game.fronts.B, []);
     assert.deepEqual(game.lastReveal, { card: rat, kind: 'rat', claim: 'rat', call: 'true', caller: 'B', correct: true, takenBy: 'A' });
-    assert.deepEqual(events.map((e) => e.type), ['revealed']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['revealed'],
+    );
     assertNewRound(game, 'A', 2);
     assertAccounted(game);
   });
@@ -79,7 +82,7 @@ describe('rules: calls and where the card lands (5.2, 5.3)', () => {
     assertNewRound(second.game, 'B', 2);
   });
 
-  it('takes the offered card out of the starter\'s hand while it is in flight (it belongs to no hand)', () => {
+  it("takes the offered card out of the starter's hand while it is in flight (it belongs to no hand)", () => {
     const { game, rat } = fourPlayers();
     const before = game.hands.A.length;
     play(game, 'A', { type: 'offer', cardId: rat, to: 'B', claim: 'rat' });

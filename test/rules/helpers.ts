@@ -112,7 +112,11 @@ export function assertAccounted(game: Game): void {
     ...(game.round.card === null ? [] : [game.round.card]),
   ];
   assert.equal(all.length, DECK_SIZE, 'card count');
-  assert.deepEqual([...all].sort((a, b) => a - b), Array.from({ length: DECK_SIZE }, (_, i) => i), 'each id once');
+  assert.deepEqual(
+    [...all].sort((a, b) => a - b),
+    Array.from({ length: DECK_SIZE }, (_, i) => i),
+    'each id once',
+  );
   for (const k of KINDS) assert.equal(game.kinds.filter((x) => x === k).length, 8, `eight ${k}`);
 }
 

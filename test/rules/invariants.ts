@@ -68,6 +68,7 @@ export function assertRoundShape(game: Game): void {
   assert.equal(r.seen.includes(r.holder), r.peeked || r.holder === r.starter);
   if (r.holder === r.starter) assert.ok(game.order.length === 2 && game.options.twoPlayerPass, 'the card came back');
   const last = r.claims[r.claims.length - 1];
-  if (last.from !== r.lastPasser || last.to !== r.holder || last.claim !== r.claim) assert.fail('the latest claim is not the last in claims');
+  if (last.from !== r.lastPasser || last.to !== r.holder || last.claim !== r.claim)
+    assert.fail('the latest claim is not the last in claims');
   assert.equal(r.claims[0].from, r.starter);
 }

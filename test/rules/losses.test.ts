@@ -87,7 +87,7 @@ describe('rules: losing (section 6, RULINGS loss checks)', () => {
     assertEnded(game, 'C', 'emptyHand');
   });
 
-  it('ends with emptyHand when a correct call lands the starter\'s last card back on them', () => {
+  it("ends with emptyHand when a correct call lands the starter's last card back on them", () => {
     const game = seatedGame(3);
     const rat = putInHand(game, 'A', 'rat');
     game.hands.B.push(...game.hands.A.filter((id) => id !== rat));

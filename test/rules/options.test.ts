@@ -39,7 +39,14 @@ describe('rules: game options (section 2, PROTOCOL gameOptions)', () => {
     for (const raw of [undefined, null, {}]) {
       const r = validateOptions(raw);
       assert.ok(r.ok);
-      assert.deepEqual(r.options, { turnSeconds: 30, claimHistory: true, quickChat: true, eightKindsRule: false, twoPlayerPass: false, showSeenBy: true });
+      assert.deepEqual(r.options, {
+        turnSeconds: 30,
+        claimHistory: true,
+        quickChat: true,
+        eightKindsRule: false,
+        twoPlayerPass: false,
+        showSeenBy: true,
+      });
       assert.equal(r.options.loseCount, undefined);
     }
     assert.deepEqual(validateOptions({}), { ok: true, options: { ...DEFAULT_OPTIONS } });
@@ -77,7 +84,8 @@ describe('rules: game options (section 2, PROTOCOL gameOptions)', () => {
   });
 
   it('refuses anything but a plain object with BAD_OPTIONS', () => {
-    for (const raw of [0, 'loseCount=3', true, [], [3], new Date(), new Map(), Object.create({ loseCount: 3 })]) refused(raw, 'BAD_OPTIONS');
+    for (const raw of [0, 'loseCount=3', true, [], [3], new Date(), new Map(), Object.create({ loseCount: 3 })])
+      refused(raw, 'BAD_OPTIONS');
   });
 
   it('accepts an object without prototype', () => {

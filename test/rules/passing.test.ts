@@ -67,7 +67,10 @@ describe('rules: peeking and passing on (5.2, 8.2)', () => {
     refuse(game, 'C', { type: 'call', call: 'true' }, 'ALREADY_PEEKED');
     refuse(game, 'C', { type: 'call', call: 'false' }, 'ALREADY_PEEKED');
     refuse(game, 'C', { type: 'peek' }, 'ALREADY_PEEKED');
-    assert.deepEqual(legalActions(game, 'C').map((a) => a.type === 'pass' && a.to), Array(8).fill('B'));
+    assert.deepEqual(
+      legalActions(game, 'C').map((a) => a.type === 'pass' && a.to),
+      Array(8).fill('B'),
+    );
   });
 
   it('refuses a pass before peeking with MUST_PEEK_FIRST', () => {
@@ -96,7 +99,10 @@ describe('rules: peeking and passing on (5.2, 8.2)', () => {
     emptyHand(game, 'B', 'C');
     const rat = putInHand(game, 'A', 'rat');
     play(game, 'A', { type: 'offer', cardId: rat, to: 'B', claim: 'rat' });
-    assert.deepEqual(legalActions(game, 'B').map((a) => a.type), ['call', 'call', 'peek']);
+    assert.deepEqual(
+      legalActions(game, 'B').map((a) => a.type),
+      ['call', 'call', 'peek'],
+    );
     play(game, 'B', { type: 'call', call: 'true' });
     assert.deepEqual(game.fronts.A, [rat]);
     assert.equal(game.phase, 'playing');

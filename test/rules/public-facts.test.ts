@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  activePlayer,
-  dangerLevel,
-  Match,
-  passFactsOf,
-  peekedFromPublic,
-  randomLegalAction,
-  seedRng,
-  viewFor,
-} from '../../server/rules';
+import { activePlayer, dangerLevel, Match, passFactsOf, peekedFromPublic, randomLegalAction, seedRng, viewFor } from '../../server/rules';
 import { opts } from './helpers';
 
 describe('rules: public facts a client decides with (the SDK reuses these)', () => {
@@ -35,8 +26,17 @@ describe('rules: public facts a client decides with (the SDK reuses these)', () 
   });
 
   it('grades danger: yellow from the third card, red one card before losing', () => {
-    assert.deepEqual([0, 1, 2, 3, 4].map((n) => dangerLevel(n, 4)), ['safe', 'safe', 'safe', 'danger', 'danger']);
-    assert.deepEqual([0, 1, 2, 3, 4, 5].map((n) => dangerLevel(n, 5)), ['safe', 'safe', 'safe', 'warning', 'danger', 'danger']);
-    assert.deepEqual([0, 1, 2, 3].map((n) => dangerLevel(n, 3)), ['safe', 'safe', 'danger', 'danger']);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((n) => dangerLevel(n, 4)),
+      ['safe', 'safe', 'safe', 'danger', 'danger'],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5].map((n) => dangerLevel(n, 5)),
+      ['safe', 'safe', 'safe', 'warning', 'danger', 'danger'],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3].map((n) => dangerLevel(n, 3)),
+      ['safe', 'safe', 'danger', 'danger'],
+    );
   });
 });

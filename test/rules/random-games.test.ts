@@ -142,7 +142,12 @@ function playOne(props: Properties, n: number, g: number, tally: Tally) {
     const player = activePlayer(game)!;
     props.check(P.moves, where, () => {
       if (randInt(bot, 5) === 0) {
-        const before = { round: structuredClone(game.round), order: game.order, hands: { [player]: [...game.hands[player]] }, kinds: game.kinds } as Game;
+        const before = {
+          round: structuredClone(game.round),
+          order: game.order,
+          hands: { [player]: [...game.hands[player]] },
+          kinds: game.kinds,
+        } as Game;
         const auto = match.actByDefault();
         assert.ok(auto?.ok, 'timeout default refused');
         props.check(P.defaults, where, () => assertDefaultMove(before, auto.player, auto.action));
@@ -186,8 +191,12 @@ for (const n of [2, 3, 4, 5, 6]) {
     }
 
     it('ends games by every loss reason: four, eightKinds (when on) and emptyHand', () => {
-      assert.equal([...tally.reasons.values()].reduce((a, b) => a + b, 0), GAMES_PER_COUNT);
-      for (const reason of ['four', 'eightKinds', 'emptyHand'] as const) assert.ok(tally.reasons.get(reason), `no ${reason} in ${[...tally.reasons]}`);
+      assert.equal(
+        [...tally.reasons.values()].reduce((a, b) => a + b, 0),
+        GAMES_PER_COUNT,
+      );
+      for (const reason of ['four', 'eightKinds', 'emptyHand'] as const)
+        assert.ok(tally.reasons.get(reason), `no ${reason} in ${[...tally.reasons]}`);
     });
 
     it('exercises every move, by bots and by timeout defaults (peek and pass with 2 players only under twoPlayerPass)', () => {

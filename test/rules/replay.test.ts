@@ -86,7 +86,13 @@ describe('rules: replay and saved matches (RULINGS "Randomness")', () => {
   it('refuses to restore something that is not a saved match', () => {
     const match = started('not-a-match', 3);
     const json = JSON.parse(JSON.stringify(match));
-    for (const bad of ['{}', 'null', JSON.stringify({ ...json, game: { ...json.game, v: 2 } }), JSON.stringify({ ...json, game: { ...json.game, rng: [1, 2, 3] } }), JSON.stringify({ game: json.game })]) {
+    for (const bad of [
+      '{}',
+      'null',
+      JSON.stringify({ ...json, game: { ...json.game, v: 2 } }),
+      JSON.stringify({ ...json, game: { ...json.game, rng: [1, 2, 3] } }),
+      JSON.stringify({ game: json.game }),
+    ]) {
       assert.throws(() => Match.fromJSON(bad), /not a saved match/);
     }
   });
@@ -94,7 +100,13 @@ describe('rules: replay and saved matches (RULINGS "Randomness")', () => {
   it('logs a clean copy of each applied action, without stray keys', () => {
     const match = started('copy', 3);
     const player = match.game.order[0];
-    const action = { type: 'offer' as const, cardId: match.game.hands[player][0], to: match.game.order[1], claim: 'rat' as const, extra: 'x' };
+    const action = {
+      type: 'offer' as const,
+      cardId: match.game.hands[player][0],
+      to: match.game.order[1],
+      claim: 'rat' as const,
+      extra: 'x',
+    };
     assert.ok(match.act(player, action).ok);
     action.claim = 'bat' as never;
     assert.deepEqual(match.record.log, [{ player, action: { type: 'offer', cardId: action.cardId, to: action.to, claim: 'rat' } }]);

@@ -48,7 +48,10 @@ describe('rules: seeded PRNG (section 8.4)', () => {
     const items = Array.from({ length: 64 }, (_, i) => i);
     const shuffled = shuffle(s, [...items]);
     assert.notDeepEqual(shuffled, items);
-    assert.deepEqual([...shuffled].sort((a, b) => a - b), items);
+    assert.deepEqual(
+      [...shuffled].sort((a, b) => a - b),
+      items,
+    );
     assert.ok(['x', 'y'].includes(pick(s, ['x', 'y'])));
     assert.throws(() => pick(s, []), RangeError);
   });

@@ -21,7 +21,10 @@ describe('rules: setup and deal (section 4)', () => {
     it(`deals ${DEAL[n].join(', ')} in seat order to ${n} players, the first seat (first starter) getting the most`, () => {
       for (let s = 0; s < 20; s++) {
         const game = setup(`deal-${n}-${s}`, n);
-        assert.deepEqual(game.order.map((p) => game.hands[p].length), DEAL[n]);
+        assert.deepEqual(
+          game.order.map((p) => game.hands[p].length),
+          DEAL[n],
+        );
         assert.equal(game.round.starter, game.order[0]);
         assert.equal(game.round.no, 1);
         assert.equal(game.round.card, null);
@@ -66,7 +69,10 @@ describe('rules: setup and deal (section 4)', () => {
     }
     for (const [id, kinds] of kindsPerId.entries()) assert.ok(kinds.size >= 6, `id ${id} took only ${[...kinds]}`);
     const one = setup('opaque-0', 3);
-    assert.ok(one.kinds.some((k, id) => k !== KINDS[id >> 3]), 'not kind = id >> 3');
+    assert.ok(
+      one.kinds.some((k, id) => k !== KINDS[id >> 3]),
+      'not kind = id >> 3',
+    );
   });
 
   it('defaults loseCount to 5 with 2 players and 4 with 3-6', () => {

@@ -4,7 +4,11 @@ import { opts, play, putInHand, seatedGame, seatedMatch } from './helpers';
 
 describe('rules: timeouts and default actions (8.5, RULINGS "Time")', () => {
   it('a starter who times out offers a card from their hand to the next seat with a random claim', () => {
-    for (const [starter, next] of [['A', 'B'], ['C', 'D'], ['D', 'A']]) {
+    for (const [starter, next] of [
+      ['A', 'B'],
+      ['C', 'D'],
+      ['D', 'A'],
+    ]) {
       const match = seatedMatch(4);
       match.game.round.starter = starter; // arranged: a fresh round started by `starter`
       const hand = [...match.game.hands[starter]];
@@ -22,7 +26,7 @@ describe('rules: timeouts and default actions (8.5, RULINGS "Time")', () => {
     }
   });
 
-  it('the starter\'s default card and claim come from the game RNG and vary', () => {
+  it("the starter's default card and claim come from the game RNG and vary", () => {
     const cards = new Set<number>();
     const claims = new Set<string>();
     for (let s = 0; s < 40; s++) {

@@ -8,7 +8,10 @@ describe('rules: two players (sections 4, 5.2, 6, twoPlayerPass)', () => {
     play(game, 'A', { type: 'offer', cardId: game.hands.A[0], to: 'B', claim: 'rat' });
     refuse(game, 'B', { type: 'peek' }, 'TWO_PLAYER_NO_PEEK');
     refuse(game, 'B', { type: 'pass', to: 'A', claim: 'rat' }, 'MUST_PEEK_FIRST');
-    assert.deepEqual(legalActions(game, 'B').map((a) => a.type), ['call', 'call']);
+    assert.deepEqual(
+      legalActions(game, 'B').map((a) => a.type),
+      ['call', 'call'],
+    );
     assert.deepEqual(passTargets(game), []);
   });
 
@@ -57,7 +60,10 @@ describe('rules: two players (sections 4, 5.2, 6, twoPlayerPass)', () => {
     play(game, 'B', { type: 'pass', to: 'A', claim: 'toad' });
     refuse(game, 'A', { type: 'peek' }, 'ALREADY_SEEN');
     refuse(game, 'A', { type: 'pass', to: 'B', claim: 'toad' }, 'MUST_PEEK_FIRST');
-    assert.deepEqual(legalActions(game, 'A').map((a) => a.type), ['call', 'call']);
+    assert.deepEqual(
+      legalActions(game, 'A').map((a) => a.type),
+      ['call', 'call'],
+    );
     play(game, 'A', { type: 'call', call: 'false' });
     assert.equal(game.lastReveal?.correct, false);
     assert.deepEqual(game.fronts.A, [card], 'A misjudged the returned card');
@@ -70,7 +76,10 @@ describe('rules: two players (sections 4, 5.2, 6, twoPlayerPass)', () => {
     play(game, 'A', { type: 'offer', cardId: card, to: 'B', claim: 'rat' });
     play(game, 'B', { type: 'peek' });
     const auto = applyTimeout(game);
-    assert.deepEqual(auto && { player: auto.player, action: auto.action }, { player: 'B', action: { type: 'pass', to: 'A', claim: 'bat' } });
+    assert.deepEqual(auto && { player: auto.player, action: auto.action }, {
+      player: 'B',
+      action: { type: 'pass', to: 'A', claim: 'bat' },
+    });
   });
 
   it('twoPlayerPass changes nothing with 3 or more players', () => {

@@ -22,7 +22,10 @@ export function assertViewSafe(game: Game, viewer: PlayerId | null): PlayerView 
   for (const p of game.order) {
     const entry = view.players[p];
     assert.equal(entry.handCount, game.hands[p].length);
-    same(entry.front, game.fronts[p].map((id) => game.kinds[id]));
+    same(
+      entry.front,
+      game.fronts[p].map((id) => game.kinds[id]),
+    );
     if (ended || p === viewer) {
       const expected = Object.fromEntries(game.hands[p].map((id) => [String(id), game.kinds[id]]));
       same(entry.hand, expected, `${p}'s hand as seen by ${viewer}`);
@@ -40,7 +43,11 @@ export function assertViewSafe(game: Game, viewer: PlayerId | null): PlayerView 
   same(view.round.seen, r.seen);
   same(view.round.claims, game.options.claimHistory ? r.claims : []);
 
-  if (ended) same(view.removed, game.removed.map((id) => game.kinds[id]));
+  if (ended)
+    same(
+      view.removed,
+      game.removed.map((id) => game.kinds[id]),
+    );
   else if ('removed' in view) assert.fail(`${viewer} sees the removed cards during play`);
   return view;
 }

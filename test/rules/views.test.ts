@@ -21,16 +21,18 @@ describe('rules: what each viewer may know (8.3)', () => {
     }
   });
 
-  it('shows a player their own hand and nobody else\'s; a spectator sees no hand', () => {
+  it("shows a player their own hand and nobody else's; a spectator sees no hand", () => {
     const game = seatedGame(5);
     for (const viewer of [...game.order, null]) {
       const view = assertViewSafe(game, viewer);
-      const withHands = Object.values(view.players).filter((p) => p.hand).map((p) => p.id);
+      const withHands = Object.values(view.players)
+        .filter((p) => p.hand)
+        .map((p) => p.id);
       assert.deepEqual(withHands, viewer ? [viewer] : []);
     }
   });
 
-  it('hides the two-player game\'s removed cards during play and shows them, with every hand, once ended', () => {
+  it("hides the two-player game's removed cards during play and shows them, with every hand, once ended", () => {
     const game = seatedGame(2);
     for (const viewer of ['A', 'B', null]) assert.ok(!('removed' in assertViewSafe(game, viewer)));
     assert.ok(!JSON.stringify(viewFor(game, null)).includes('removed'));
@@ -66,7 +68,14 @@ describe('rules: what each viewer may know (8.3)', () => {
     const toad = putInHand(game, 'A', 'toad');
     play(game, 'A', { type: 'offer', cardId: toad, to: 'B', claim: 'toad' });
     play(game, 'B', { type: 'call', call: 'true' });
-    assert.deepEqual(assertViewSafe(game, 'C').lastReveal, { kind: 'toad', claim: 'toad', call: 'true', caller: 'B', correct: true, takenBy: 'A' });
+    assert.deepEqual(assertViewSafe(game, 'C').lastReveal, {
+      kind: 'toad',
+      claim: 'toad',
+      call: 'true',
+      caller: 'B',
+      correct: true,
+      takenBy: 'A',
+    });
   });
 
   it('hands out a copy: changing a view never changes the game', () => {

@@ -25,7 +25,15 @@ describe('rules: the worked example of section 5.4 (A, B, C, D)', () => {
   it('C calls "false" on a true spider claim: wrong, the spider lands in C\'s front and C starts next', () => {
     const { game, spider } = stepsOneAndTwo();
     play(game, 'C', { type: 'call', call: 'false' });
-    assert.deepEqual(game.lastReveal, { card: spider, kind: 'spider', claim: 'spider', call: 'false', caller: 'C', correct: false, takenBy: 'C' });
+    assert.deepEqual(game.lastReveal, {
+      card: spider,
+      kind: 'spider',
+      claim: 'spider',
+      call: 'false',
+      caller: 'C',
+      correct: false,
+      takenBy: 'C',
+    });
     assert.deepEqual(game.fronts.C, [spider]);
     for (const p of ['A', 'B', 'D']) assert.deepEqual(game.fronts[p], []);
     assert.equal(game.round.starter, 'C');
@@ -48,7 +56,10 @@ describe('rules: the worked example of section 5.4 (A, B, C, D)', () => {
     play(game, 'C', { type: 'peek' });
     play(game, 'C', { type: 'pass', to: 'D', claim: 'fly' });
     refuse(game, 'D', { type: 'peek' }, 'NO_PASS_TARGET');
-    assert.deepEqual(legalActions(game, 'D').map((a) => a.type), ['call', 'call']);
+    assert.deepEqual(
+      legalActions(game, 'D').map((a) => a.type),
+      ['call', 'call'],
+    );
     play(game, 'D', { type: 'call', call: 'false' });
     assert.equal(game.lastReveal?.correct, true, 'fly was a lie');
     assert.deepEqual(game.fronts.C, [spider], 'C, the last passer, takes it');

@@ -81,7 +81,10 @@ describe('the packed SDK (@cockroach-poker/client) in an app of its own', functi
     assert.match(tarball, /cockroach-poker-client-[\d.]+\.tgz$/);
     scratch = mkdtempSync(path.join(os.tmpdir(), 'cockroach-app-'));
     writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true }));
-    execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], { cwd: scratch, stdio: 'pipe' });
+    execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], {
+      cwd: scratch,
+      stdio: 'pipe',
+    });
   });
 
   after(() => {
@@ -90,9 +93,21 @@ describe('the packed SDK (@cockroach-poker/client) in an app of its own', functi
 
   it('installs with its two dependencies only: no server package, nothing reaching into ../server', () => {
     const modules = path.join(scratch, 'node_modules');
-    const installed = readdirSync(modules).flatMap((name) => (name.startsWith('@') ? readdirSync(path.join(modules, name)).map((n) => `${name}/${n}`) : [name]));
+    const installed = readdirSync(modules).flatMap((name) =>
+      name.startsWith('@') ? readdirSync(path.join(modules, name)).map((n) => `${name}/${n}`) : [name],
+    );
     for (const wanted of ['@cockroach-poker/client', 'colyseus.js', '@colyseus/schema']) assert.ok(installed.includes(wanted), wanted);
-    for (const serverOnly of ['colyseus', '@colyseus/core', '@colyseus/ws-transport', 'express', 'tsx', 'typescript', 'prom-client', 'better-sqlite3', 'pg']) {
+    for (const serverOnly of [
+      'colyseus',
+      '@colyseus/core',
+      '@colyseus/ws-transport',
+      'express',
+      'tsx',
+      'typescript',
+      'prom-client',
+      'better-sqlite3',
+      'pg',
+    ]) {
       assert.ok(!installed.includes(serverOnly), `${serverOnly} was installed`);
     }
     const pkg = path.join(modules, '@cockroach-poker/client');
@@ -115,8 +130,13 @@ describe('the packed SDK (@cockroach-poker/client) in an app of its own', functi
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     // Every declaration checked too: errors may only be in the dependencies' own declarations
     // (schema 2.0's ArraySchema under strict, httpie's Node typings without @types/node).
-    const checked = spawnSync(process.execPath, [TSC, '-p', scratch, '--noEmit', '--skipLibCheck', 'false'], { cwd: scratch, encoding: 'utf8' });
-    const ours = checked.stdout.split('\n').filter((line) => /^\S.*error TS/.test(line) && !/^node_modules\/(@colyseus\/schema|httpie)\//.test(line));
+    const checked = spawnSync(process.execPath, [TSC, '-p', scratch, '--noEmit', '--skipLibCheck', 'false'], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
+    const ours = checked.stdout
+      .split('\n')
+      .filter((line) => /^\S.*error TS/.test(line) && !/^node_modules\/(@colyseus\/schema|httpie)\//.test(line));
     assert.deepEqual(ours, []);
     // Run without blocking: the server answering it lives in this process.
     for (const entry of ['app.mjs', 'app.cjs']) {

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  activePlayer,
-  legalActions,
-  passTargets,
-  peekRefusal,
-  seedRng,
-  viewFor,
-} from '../../server/rules';
-import { CockroachClient, GameSession, MemoryTokenStore } from '../../client-sdk/index';
+import { activePlayer, legalActions, passTargets, peekRefusal, seedRng, viewFor } from '../../server/rules';
+import { CockroachClient, MemoryTokenStore } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
 import { leaveAfterEach, rejects, until } from './support';
@@ -62,7 +55,11 @@ describe('client SDK against a real server', function () {
     assert.equal(host.snapshot.phase, 'ended');
     assert.equal(host.snapshot.result, all[0]);
     const mine = host.snapshot.seats.find((seat) => seat.isMe)!;
-    assert.equal(host.snapshot.myHand.reduce((n, g) => n + g.count, 0), mine.handCount, 'my hand grouped by kind');
+    assert.equal(
+      host.snapshot.myHand.reduce((n, g) => n + g.count, 0),
+      mine.handCount,
+      'my hand grouped by kind',
+    );
   });
 
   it('settles each action: resolves once applied, rejects with the refusal code', async () => {
@@ -88,14 +85,20 @@ describe('client SDK against a real server', function () {
     await rejects(b.call(false), 'ALREADY_PEEKED');
     await rejects(b.pass(a.me!, 'bat'), 'TARGET_ALREADY_SEEN');
     const options = b.passOptions();
-    assert.deepEqual(options.map((o) => [o.id, o.allowed, o.reason?.code]), [
-      [a.me, false, 'TARGET_ALREADY_SEEN'],
-      [b.me, false, 'CANNOT_TARGET_SELF'],
-      [c.me, true, undefined],
-    ]);
+    assert.deepEqual(
+      options.map((o) => [o.id, o.allowed, o.reason?.code]),
+      [
+        [a.me, false, 'TARGET_ALREADY_SEEN'],
+        [b.me, false, 'CANNOT_TARGET_SELF'],
+        [c.me, true, undefined],
+      ],
+    );
     await b.pass(c.me!, 'bat');
     await until(c, () => c.snapshot.step === 3, 'c up to date');
-    assert.deepEqual(c.peekAvailability(), { allowed: false, reason: { code: 'NO_PASS_TARGET', message: c.peekAvailability().reason!.message } });
+    assert.deepEqual(c.peekAvailability(), {
+      allowed: false,
+      reason: { code: 'NO_PASS_TARGET', message: c.peekAvailability().reason!.message },
+    });
     await rejects(c.peek(), 'NO_PASS_TARGET');
     const revealed = new Promise((resolve) => a.once('revealed', resolve));
     await c.call(true);
@@ -153,7 +156,12 @@ describe('client SDK against a real server', function () {
   });
 
   it("matches the server's decisions (whose turn, what they may do, whom to pass to, peek) over many random states", async () => {
-    for (const [count, options] of [[2, { twoPlayerPass: true }], [2, {}], [3, {}], [5, {}]] as const) {
+    for (const [count, options] of [
+      [2, { twoPlayerPass: true }],
+      [2, {}],
+      [3, {}],
+      [5, {}],
+    ] as const) {
       const { host, sessions, room } = await table(count, options);
       const stops = sessions.map((s, i) => playRandomly(s, seedRng(`decisions-${count}-${i}`)));
       let checked = 0;
@@ -176,7 +184,14 @@ describe('client SDK against a real server', function () {
           assert.deepEqual(snap.canDo, [...new Set(legalActions(game, s.me!).map((a) => a.type))]);
           if (mine && game.round.card !== null) {
             assert.equal(s.peekAvailability().allowed, peekRefusal(game) === null);
-            if (game.round.peeked) assert.deepEqual(s.passOptions().filter((o) => o.allowed).map((o) => o.id), passTargets(game));
+            if (game.round.peeked)
+              assert.deepEqual(
+                s
+                  .passOptions()
+                  .filter((o) => o.allowed)
+                  .map((o) => o.id),
+                passTargets(game),
+              );
           }
           assert.deepEqual(snap.round.cardKind ?? undefined, viewFor(game, s.me).round.cardKind);
           checked++;
@@ -216,14 +231,17 @@ describe('client SDK against a real server', function () {
     visit(path.resolve(__dirname, '../../client-sdk/index.ts'));
     assert.deepEqual([...bare].sort(), ['@colyseus/schema', 'colyseus.js']);
     const root = path.resolve(__dirname, '../..');
-    const outside = [...edges.keys()].map((f) => path.relative(root, f)).filter((f) => !/^(client-sdk|server\/(rules|schema|fairness)|server\/protocol\.ts)/.test(f));
+    const outside = [...edges.keys()]
+      .map((f) => path.relative(root, f))
+      .filter((f) => !/^(client-sdk|server\/(rules|schema|fairness)|server\/protocol\.ts)/.test(f));
     assert.deepEqual(outside, [], 'only the SDK and the pure shared code');
     // A require cycle (React Native's bundler warns on each): depth-first search on runtime edges.
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];
     const walk = (file: string, trail: string[]) => {
       if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(root, f)).join(' → '));
+      if (state.get(file) === 'open')
+        return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(root, f)).join(' → '));
       state.set(file, 'open');
       for (const next of edges.get(file) ?? []) walk(next, [...trail, file]);
       state.set(file, 'done');

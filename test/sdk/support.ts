@@ -78,7 +78,8 @@ export function holdReconnects(session: GameSession): () => void {
  * the function that finally frees the socket.
  */
 export function loseNetwork(session: GameSession): () => void {
-  const socket = (roomOf(session).connection as unknown as { transport: { ws: { _socket: { pause(): void; destroy(): unknown } } } }).transport.ws._socket;
+  const socket = (roomOf(session).connection as unknown as { transport: { ws: { _socket: { pause(): void; destroy(): unknown } } } })
+    .transport.ws._socket;
   socket.pause();
   const destroy = socket.destroy.bind(socket);
   socket.destroy = () => socket;

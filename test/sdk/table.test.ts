@@ -8,7 +8,11 @@ import { dropSocket, holdReconnects, next, rejects, roomOf, until, leaveAfterEac
 const HANGUL = /[\uAC00-\uD7A3]/;
 
 /** Starts (or lets go on, with `begin` doing nothing) and plays my turns at random until the game ends; resolves with the result. */
-async function playToTheEnd(session: GameSession, seed: string, begin: () => Promise<void> = () => session.start()): Promise<CockroachResult> {
+async function playToTheEnd(
+  session: GameSession,
+  seed: string,
+  begin: () => Promise<void> = () => session.start(),
+): Promise<CockroachResult> {
   const errors: unknown[] = [];
   const over = next(session, 'gameOver', 60000);
   const stop = playRandomly(session, seedRng(seed), (e) => errors.push(e));
@@ -39,7 +43,10 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
     await rejects(friend.addBot(), 'NOT_HOST');
     await rejects(host.removeBot(friend.me!), 'NOT_A_BOT');
     await host.removeBot(bots[0].id);
-    assert.deepEqual(host.snapshot.seats.filter((s) => s.bot).map((s) => s.id), [bots[1].id]);
+    assert.deepEqual(
+      host.snapshot.seats.filter((s) => s.bot).map((s) => s.id),
+      [bots[1].id],
+    );
     await host.addBot('smart');
     await host.addBot('easy');
     await host.addBot('easy');
@@ -54,7 +61,10 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
     const first = await playToTheEnd(host, 'table-1', async () => {
       await host.start();
       const others = host.snapshot.seats.filter((s) => !s.isMe);
-      assert.ok(others.every((s) => s.hand === null), "others' hands are hidden during the game");
+      assert.ok(
+        others.every((s) => s.hand === null),
+        "others' hands are hidden during the game",
+      );
       assert.deepEqual(host.snapshot.seats.find((s) => s.isMe)!.hand, host.snapshot.myHand);
     });
     const end = host.snapshot;
@@ -65,14 +75,19 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
     assert.deepEqual(Object.keys(first.stats).sort(), end.seats.map((s) => s.id).sort());
     for (const seat of end.seats) {
       assert.ok(seat.hand !== null, `${seat.nickname}'s final hand`);
-      assert.equal(seat.hand.reduce((n, g) => n + g.count, 0), seat.handCount);
+      assert.equal(
+        seat.hand.reduce((n, g) => n + g.count, 0),
+        seat.handCount,
+      );
       assert.equal(seat.score, first.scores[seat.id]);
     }
     assert.equal(end.gamesPlayed, 1);
     const entropy = roomOf(host).state.fairness.entropy;
     assert.match(entropy.get(host.me!)!, /^[0-9a-f]{32}$/, 'the SDK sent its share of the seed');
 
-    const record = (await (await fetch(`http://127.0.0.1:${ts.server.port}/api/games/${first.gameId}`)).json()) as { result: CockroachResult };
+    const record = (await (await fetch(`http://127.0.0.1:${ts.server.port}/api/games/${first.gameId}`)).json()) as {
+      result: CockroachResult;
+    };
     assert.deepEqual(verifyGame(record), { ok: true });
     assert.equal(verifyGame({ ...record, result: { ...record.result, loser: end.seats.find((s) => s.id !== first.loser)!.id } }).ok, false);
 
@@ -112,10 +127,14 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
     assert.deepEqual(await news, result, 'the result reaches whoever comes back at the end');
     assert.equal(friend.snapshot.phase, 'ended');
     assert.deepEqual(friend.snapshot.result, result);
-    await until(host, () => {
-      const seat = host.snapshot.seats.find((s) => s.id === friend.me);
-      return seat?.away === false && seat.connected;
-    }, 'back at the table for the others');
+    await until(
+      host,
+      () => {
+        const seat = host.snapshot.seats.find((s) => s.id === friend.me);
+        return seat?.away === false && seat.connected;
+      },
+      'back at the table for the others',
+    );
 
     // The app is killed on the results screen and opened again.
     (friend as unknown as { leaving: boolean }).leaving = true;
@@ -135,6 +154,9 @@ describe('SDK: a table that lasts (bots, results, 한 판 더, seats that come b
     const watcher = await client().spectate(host.roomId);
     await until(watcher, () => watcher.snapshot.result !== null, 'the result');
     assert.deepEqual(watcher.snapshot.result, result);
-    assert.ok(watcher.snapshot.seats.every((s) => s.hand !== null), 'final hands are public');
+    assert.ok(
+      watcher.snapshot.seats.every((s) => s.hand !== null),
+      'final hands are public',
+    );
   });
 });

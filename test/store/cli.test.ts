@@ -15,9 +15,14 @@ interface Run {
 /** Runs a CLI the way `npm run verify/replay` does (tsx), with its own environment. */
 function cli(script: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', path.join('server', 'cli', script), ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join('server', 'cli', script), ...args],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
     if (input !== undefined) child.stdin!.end(input);
   });
 }

@@ -77,7 +77,10 @@ export function storeContract(subject: () => StoreUnderTest): void {
       setLogLevel('warn');
     }
     const expired = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'records.expired');
-    assert.deepEqual(expired.map((l) => [l.deleted, l.retentionDays]), [[1, 7]]);
+    assert.deepEqual(
+      expired.map((l) => [l.deleted, l.retentionDays]),
+      [[1, 7]],
+    );
   });
 
   it('keeps records and applies each migration once across a restart', async () => {

@@ -11,12 +11,14 @@ import { playGame } from '../fairness/games';
 
 function get(port: number, path: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -83,6 +85,9 @@ describe('http: GET /api/games/:gameId', () => {
     } finally {
       setLogSink(null);
     }
-    assert.deepEqual(lines.map((l) => JSON.parse(l).event), ['records.read_failed']);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).event),
+      ['records.read_failed'],
+    );
   });
 });

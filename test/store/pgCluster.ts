@@ -19,7 +19,10 @@ export interface TestPostgres {
 function binDir(): string | null {
   const root = '/usr/lib/postgresql';
   if (!fs.existsSync(root)) return null;
-  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length === 0 ? null : path.join(root, versions[0], 'bin');
 }
 
@@ -41,7 +44,8 @@ export async function startTestPostgres(): Promise<TestPostgres | { reason: stri
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockroach-pg-'));
   const data = path.join(dir, 'data');
-  const as = (file: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, file), ...args]) : run(path.join(bin, file), args));
+  const as = (file: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, file), ...args]) : run(path.join(bin, file), args);
   try {
     if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
     await as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);

@@ -13,7 +13,10 @@ class FlakyStore implements GameStore {
   attempts = 0;
   closed = false;
   private wake: (() => void) | null = null;
-  constructor(public failures: number, private readonly throwSync = false) {}
+  constructor(
+    public failures: number,
+    private readonly throwSync = false,
+  ) {}
   save(record: FinishedGameRecord): Promise<void> {
     this.attempts++;
     if (this.failures > 0) {
@@ -64,7 +67,7 @@ describe('store: RecordWriter (a slow or dead store never holds up a game)', () 
     const store = new FlakyStore(2, true);
     const writer = new RecordWriter(store, { baseDelayMs: 1, maxDelayMs: 2 });
     writer.write(records[0]);
-    assert.equal(store.attempts, 0, 'no I/O in the caller\'s stack');
+    assert.equal(store.attempts, 0, "no I/O in the caller's stack");
     assert.equal(writer.pending, 1);
     await writer.flush();
     assert.equal(store.attempts, 3);
@@ -79,11 +82,17 @@ describe('store: RecordWriter (a slow or dead store never holds up a game)', () 
     for (const r of records) writer.write(r);
     await store.until(records.length);
     await writer.flush();
-    assert.deepEqual([...store.saved.keys()], records.map((r) => r.gameId));
+    assert.deepEqual(
+      [...store.saved.keys()],
+      records.map((r) => r.gameId),
+    );
     assert.equal((await metric('cockroach_record_write_failures_total')) - failuresBefore, 3);
     assert.equal((await metric('cockroach_records_saved_total')) - savedBefore, records.length);
     const failed = events('record.write_failed');
-    assert.deepEqual(failed.map((l) => l.attempt), [1, 2, 3]);
+    assert.deepEqual(
+      failed.map((l) => l.attempt),
+      [1, 2, 3],
+    );
     assert.equal(failed[0].gameId, records[0].gameId);
     assert.equal(failed[0].errMessage, 'connection refused');
     assert.equal(await metric('cockroach_record_queue'), 0);
@@ -109,7 +118,10 @@ describe('store: RecordWriter (a slow or dead store never holds up a game)', () 
     await writer.flush();
     assert.deepEqual([...store.saved.keys()], [records[1].gameId]);
     assert.equal((await metric('cockroach_records_dropped_total', { reason: 'retries' })) - dropped, 1);
-    assert.deepEqual(events('record.dropped').map((l) => [l.gameId, l.reason, l.attempts]), [[records[0].gameId, 'retries', 3]]);
+    assert.deepEqual(
+      events('record.dropped').map((l) => [l.gameId, l.reason, l.attempts]),
+      [[records[0].gameId, 'retries', 3]],
+    );
   });
 
   it('drops (and counts) records beyond the queue bound instead of growing without limit', async () => {
@@ -134,6 +146,10 @@ describe('store: RecordWriter (a slow or dead store never holds up a game)', () 
     assert.ok(store.attempts > 1, 'the 60 s backoff was cut short');
     assert.equal((await metric('cockroach_records_dropped_total', { reason: 'closed' })) - closedDrops, 1);
     writer.write(records[3]);
-    assert.equal((await metric('cockroach_records_dropped_total', { reason: 'closed' })) - closedDrops, 2, 'a write after close is counted, not thrown');
+    assert.equal(
+      (await metric('cockroach_records_dropped_total', { reason: 'closed' })) - closedDrops,
+      2,
+      'a write after close is counted, not thrown',
+    );
   });
 });

@@ -12,7 +12,10 @@ export class FilteredWire {
   readonly decoded = new Map<string | null, CockroachState>();
   private readonly clients = new Map<string | null, { sessionId: string }>();
 
-  constructor(private readonly state: CockroachState, viewers: (string | null)[]) {
+  constructor(
+    private readonly state: CockroachState,
+    viewers: (string | null)[],
+  ) {
     this.state.encodeAll(true);
     for (const viewer of viewers) {
       const client = { sessionId: viewer ?? 'spectator-session' };
@@ -79,7 +82,14 @@ export function viewOfDecoded(state: CockroachState): Omit<PlayerView, 'options'
       ...(r.cardKind ? { cardKind: r.cardKind as PlayerView['round']['claim'] & string } : {}),
     },
     lastReveal: lr
-      ? { kind: lr.kind, claim: lr.claim, call: lr.call, caller: lr.caller, correct: lr.correct, takenBy: lr.takenBy } as PlayerView['lastReveal']
+      ? ({
+          kind: lr.kind,
+          claim: lr.claim,
+          call: lr.call,
+          caller: lr.caller,
+          correct: lr.correct,
+          takenBy: lr.takenBy,
+        } as PlayerView['lastReveal'])
       : null,
     loser: state.loser || null,
     lossReason: (state.lossReason || null) as PlayerView['lossReason'],
@@ -121,7 +131,13 @@ export function assertDecodedMatchesView(state: CockroachState, view: PlayerView
  * only its owner's (or after the end), `cardKind` only when the view holds it, removed cards
  * only after the end. A value sent and then overwritten in the same patch is caught here.
  */
-export function assertChangesAllowed(state: CockroachState, changes: DecodedChange[], view: PlayerView, me: string | null, who: string): void {
+export function assertChangesAllowed(
+  state: CockroachState,
+  changes: DecodedChange[],
+  view: PlayerView,
+  me: string | null,
+  who: string,
+): void {
   const refs: Map<number, unknown> = (state as unknown as { $changes: { root: { refs: Map<number, unknown> } } }).$changes.root.refs;
   const ended = view.phase === 'ended';
   const handOwner = new Map<unknown, string>();

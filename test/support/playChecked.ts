@@ -8,7 +8,14 @@ import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from './
  * Plays one whole game into `state` without sockets, checking every client's decoded bytes
  * against the rules' view after each patch. Every `defaultEvery`-th step is a default action.
  */
-export function playChecked(state: CockroachState, wire: FilteredWire, ids: string[], seed: string, raw: Record<string, unknown> = {}, defaultEvery = 7): Match {
+export function playChecked(
+  state: CockroachState,
+  wire: FilteredWire,
+  ids: string[],
+  seed: string,
+  raw: Record<string, unknown> = {},
+  defaultEvery = 7,
+): Match {
   const options = validateOptions(raw);
   assert.ok(options.ok);
   const started = Match.start(seed, ids, options.options);

@@ -19,12 +19,21 @@ export interface TestServer {
 }
 
 /** An in-process server on a free port; real sockets, real colyseus.js 0.15 clients. */
-export async function bootTestServer(settings: Partial<typeof CockroachRoom.settings> = {}, recordsEnv?: Record<string, string | undefined>): Promise<TestServer> {
+export async function bootTestServer(
+  settings: Partial<typeof CockroachRoom.settings> = {},
+  recordsEnv?: Record<string, string | undefined>,
+): Promise<TestServer> {
   // The default rate limits: test bots play as fast as patches arrive, and applied moves are
   // never charged (PROTOCOL v2), so every game in the suite proves that at full speed.
   // Game records in a throwaway SQLite file unless the test names its own store.
   const env = recordsEnv ?? { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cockroach-records-')) };
-  const server = await startServer({ port: 0, reconnectGraceSeconds: 90, messageBurst: DEFAULT_MESSAGE_BURST, messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND, recordsEnv: env });
+  const server = await startServer({
+    port: 0,
+    reconnectGraceSeconds: 90,
+    messageBurst: DEFAULT_MESSAGE_BURST,
+    messagesPerSecond: DEFAULT_MESSAGES_PER_SECOND,
+    recordsEnv: env,
+  });
   Object.assign(CockroachRoom.settings, settings);
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return {
@@ -58,7 +67,10 @@ export class Tracked {
   /** The close code once this client's connection has ended. */
   leftWith: number | null = null;
 
-  constructor(readonly room: Room<CockroachState>, readonly label: string) {
+  constructor(
+    readonly room: Room<CockroachState>,
+    readonly label: string,
+  ) {
     const state = room.state;
     const decode = state.decode.bind(state);
     state.decode = ((...args: Parameters<CockroachState['decode']>) => {

@@ -36,9 +36,7 @@ export async function startTable(table: Table): Promise<void> {
  */
 export async function syncAndCheck(table: Table, clients: Tracked[] = [...table.players, table.spectator]): Promise<void> {
   const game = table.room.table.match!.game;
-  await Promise.all(
-    clients.map((c) => c.until(() => c.state.step === game.step && c.state.phase === game.phase, `step ${game.step}`)),
-  );
+  await Promise.all(clients.map((c) => c.until(() => c.state.step === game.step && c.state.phase === game.phase, `step ${game.step}`)));
   for (const c of clients) {
     const me = c === table.spectator ? null : c.id;
     const view = viewFor(game, me);

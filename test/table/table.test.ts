@@ -16,12 +16,16 @@ import { FinishedGameRecord, sha256Hex, verifyRecord } from '../../server/fairne
 function fakeHost(players: string[], bots: string[] = []) {
   const state = new CockroachState();
   for (const id of players) addSeatedPlayer(state, id, `n-${id}`, bots.includes(id));
-  setHost(state, players.find((p) => !bots.includes(p))!);
+  setHost(
+    state,
+    players.find((p) => !bots.includes(p))!,
+  );
   let now = 1_700_000_000_000;
   const sent: { type: string; message: unknown }[] = [];
   const moves: { id: string; type: string; payload: Record<string, unknown>; at: number }[] = [];
   let ended: boolean | null = null;
   const records: FinishedGameRecord[] = [];
+  // eslint-disable-next-line prefer-const -- assigned after the host that closes over it
   let table!: Table;
   const host: TableHost = {
     state,
@@ -126,13 +130,19 @@ describe('table: the game path without sockets', () => {
         assert.equal(t.moves.at(-1)!.payload.step, step, 'quotes the step it decided on');
       } else {
         const me = 'a';
-        const action: Action = game.round.card === null ? { type: 'offer', cardId: game.hands[me][0], to: 'bot1', claim: 'fly' } : { type: 'call', call: 'false' };
+        const action: Action =
+          game.round.card === null
+            ? { type: 'offer', cardId: game.hands[me][0], to: 'bot1', claim: 'fly' }
+            : { type: 'call', call: 'false' };
         assert.equal(t.table.play(me, action, action.type, game.step).ok, true);
       }
     }
     assert.equal(t.table.match!.game.phase, 'ended');
     assert.ok(seen.length > 0);
-    assert.ok(t.table.match!.record.log.some((e) => e.player === 'bot1' && !e.auto), 'logged as the bot own moves');
+    assert.ok(
+      t.table.match!.record.log.some((e) => e.player === 'bot1' && !e.auto),
+      'logged as the bot own moves',
+    );
     assert.equal(t.sent.filter((m) => m.type === 'result').length, 1);
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
+import { Match, validateOptions, viewFor } from '../../server/rules';
 import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
+import { assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
 import { playChecked as playGameChecked } from '../support/playChecked';
 
 function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>, isPrivate = false) {
@@ -19,7 +19,14 @@ describe('views: encode, filter per client, decode — without sockets', () => {
   for (const count of [2, 3, 4, 5, 6]) {
     it(`gives each of ${count} players and a spectator exactly their view after every action`, () => {
       for (let g = 0; g < 4; g++) {
-        const raw = { twoPlayerPass: g % 2 === 0, claimHistory: g !== 1, eightKindsRule: g === 3, quickChat: g !== 2, turnSeconds: [15, 30, 60, 30][g], ...(g === 2 ? { loseCount: 3 } : {}) };
+        const raw = {
+          twoPlayerPass: g % 2 === 0,
+          claimHistory: g !== 1,
+          eightKindsRule: g === 3,
+          quickChat: g !== 2,
+          turnSeconds: [15, 30, 60, 30][g],
+          ...(g === 2 ? { loseCount: 3 } : {}),
+        };
         const match = playChecked(`filters-${count}-${g}`, count, raw, g === 1);
         assert.equal(match.game.phase, 'ended');
       }
@@ -48,7 +55,16 @@ describe('views: encode, filter per client, decode — without sockets', () => {
     const started = Match.start('options', ['a', 'b'], options.options);
     assert.ok(started.ok);
     const game = started.match.game;
-    const wrong: Record<string, unknown> = { loseCount: 5, turnSeconds: 60, claimHistory: false, quickChat: false, eightKindsRule: true, twoPlayerPass: true, showSeenBy: false, private: true };
+    const wrong: Record<string, unknown> = {
+      loseCount: 5,
+      turnSeconds: 60,
+      claimHistory: false,
+      quickChat: false,
+      eightKindsRule: true,
+      twoPlayerPass: true,
+      showSeenBy: false,
+      private: true,
+    };
     for (const [key, value] of Object.entries(wrong)) {
       const state = new CockroachState();
       projectOptions(state, options.options, false);
@@ -57,7 +73,11 @@ describe('views: encode, filter per client, decode — without sockets', () => {
       projectGame(state, game);
       (state.options as unknown as Record<string, unknown>)[key] = value;
       const wire = new FilteredWire(state, ['a']);
-      assert.throws(() => assertDecodedMatchesView(wire.decoded.get('a')!, viewFor(game, 'a'), `a with ${key} wrong`, false), /decoded options differ|private flag differs/, key);
+      assert.throws(
+        () => assertDecodedMatchesView(wire.decoded.get('a')!, viewFor(game, 'a'), `a with ${key} wrong`, false),
+        /decoded options differ|private flag differs/,
+        key,
+      );
     }
   });
 

@@ -29,7 +29,13 @@ describe('views: lean per-client filter bookkeeping', () => {
       let patches = 0;
       const patch = () => {
         state.encode(false, [], true);
-        lean.forEach((c, i) => assert.deepEqual(state.applyFilters(c), Schema.prototype.applyFilters.call(state, library[i]), `patch ${patches} for ${c.sessionId}`));
+        lean.forEach((c, i) =>
+          assert.deepEqual(
+            state.applyFilters(c),
+            Schema.prototype.applyFilters.call(state, library[i]),
+            `patch ${patches} for ${c.sessionId}`,
+          ),
+        );
         state.discardAllChanges();
         patches++;
       };

@@ -11,7 +11,10 @@ describe('views: options described once (server/rules/options.ts)', () => {
   it('the schema has one field per option of the list, with its wire type, in the list order', () => {
     const fields = (new CockroachState().options as unknown as { _definition: { schema: unknown } })._definition;
     const schema = fields.schema as Record<string, string>;
-    assert.deepEqual(Object.keys(schema), OPTION_SPECS.map((s) => s.key));
+    assert.deepEqual(
+      Object.keys(schema),
+      OPTION_SPECS.map((s) => s.key),
+    );
     for (const spec of OPTION_SPECS) assert.equal(schema[spec.key], spec.wire, spec.key);
   });
 
@@ -21,7 +24,16 @@ describe('views: options described once (server/rules/options.ts)', () => {
     const state = new CockroachState();
     projectOptions(state, options.options, true);
     const expected = wireOptions(options.options, true);
-    assert.deepEqual(expected, { loseCount: 3, turnSeconds: 60, claimHistory: false, quickChat: true, eightKindsRule: true, twoPlayerPass: false, showSeenBy: true, private: true });
+    assert.deepEqual(expected, {
+      loseCount: 3,
+      turnSeconds: 60,
+      claimHistory: false,
+      quickChat: true,
+      eightKindsRule: true,
+      twoPlayerPass: false,
+      showSeenBy: true,
+      private: true,
+    });
 
     const typed = new CockroachState();
     typed.decode(state.encodeAll());

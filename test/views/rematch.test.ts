@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
-import { addSeatedPlayer, projectGame, projectOptions, resetForRematch, setScore } from '../../server/project';
+import { validateOptions } from '../../server/rules';
+import { addSeatedPlayer, projectOptions, resetForRematch, setScore } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire, viewOfDecoded } from '../support/decodedView';
+import { FilteredWire, viewOfDecoded } from '../support/decodedView';
 import { playChecked } from '../support/playChecked';
 
 /** Every client decodes a lobby: no hands, no order, no round, seats back to -1. */

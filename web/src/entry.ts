@@ -20,7 +20,12 @@ function nicknameFrom(input: HTMLInputElement, page: Page): string | null {
 }
 
 function toggle(id: string, label: string, checked: boolean, hint: string) {
-  return el('label', { class: 'toggle', for: id }, el('input', { type: 'checkbox', id, checked }), el('span', { class: 'toggle-text' }, label, el('small', {}, hint)));
+  return el(
+    'label',
+    { class: 'toggle', for: id },
+    el('input', { type: 'checkbox', id, checked }),
+    el('span', { class: 'toggle-text' }, label, el('small', {}, hint)),
+  );
 }
 
 function choice(id: string, label: string, values: [string, string][], selected: string) {
@@ -29,7 +34,14 @@ function choice(id: string, label: string, values: [string, string][], selected:
 }
 
 export function entryScreen(page: Page): HTMLElement {
-  const nick = el('input', { id: 'nickname', maxlength: 24, placeholder: '예: 민수', value: prefs.nickname(), autocomplete: 'nickname', oninput: (e: Event) => prefs.setNickname((e.target as HTMLInputElement).value.trim()) });
+  const nick = el('input', {
+    id: 'nickname',
+    maxlength: 24,
+    placeholder: '예: 민수',
+    value: prefs.nickname(),
+    autocomplete: 'nickname',
+    oninput: (e: Event) => prefs.setNickname((e.target as HTMLInputElement).value.trim()),
+  });
   const roomInput = el('input', { id: 'room-id', placeholder: '방 번호', autocapitalize: 'off', autocomplete: 'off', spellcheck: 'false' });
   const rooms = el('div', { class: 'room-list', id: 'room-list' }, el('p', { class: 'muted' }, '열린 방을 찾는 중…'));
 
@@ -84,16 +96,18 @@ export function entryScreen(page: Page): HTMLElement {
     }
     replace(
       rooms,
-      ...list.slice(0, 8).map((r) =>
-        el(
-          'div',
-          { class: 'room-row' },
-          el('span', { class: 'room-host' }, `${r.host || '?'}님의 방`),
-          el('span', { class: 'room-seats' }, `${r.seats}/${r.maxSeats}명`),
-          el('button', { class: 'small', onclick: () => join(r.roomId) }, '참여'),
-          el('button', { class: 'small ghost', onclick: () => watch(r.roomId) }, '구경'),
+      ...list
+        .slice(0, 8)
+        .map((r) =>
+          el(
+            'div',
+            { class: 'room-row' },
+            el('span', { class: 'room-host' }, `${r.host || '?'}님의 방`),
+            el('span', { class: 'room-seats' }, `${r.seats}/${r.maxSeats}명`),
+            el('button', { class: 'small', onclick: () => join(r.roomId) }, '참여'),
+            el('button', { class: 'small ghost', onclick: () => watch(r.roomId) }, '구경'),
+          ),
         ),
-      ),
     );
   };
   void refresh();
@@ -101,8 +115,19 @@ export function entryScreen(page: Page): HTMLElement {
   return el(
     'main',
     { class: 'entry' },
-    el('section', { class: 'hero' }, el('div', { class: 'hero-art' }, ...KINDS.map((k) => art(page.skin.svg[k], `art hero-${k}`))), el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine(page.skin.names.rat)}" 진짜일까, 거짓말일까?`), el('p', { class: 'tip' }, `같은 그림 ${'4'}장이 내 앞에 모이면 져요.`)),
-    el('section', { class: 'panel' }, el('label', { class: 'field', for: 'nickname' }, el('span', {}, '내 이름'), nick), el('button', { class: 'big primary', id: 'quick-match', onclick: quick }, '⚡ 빠른 시작')),
+    el(
+      'section',
+      { class: 'hero' },
+      el('div', { class: 'hero-art' }, ...KINDS.map((k) => art(page.skin.svg[k], `art hero-${k}`))),
+      el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine(page.skin.names.rat)}" 진짜일까, 거짓말일까?`),
+      el('p', { class: 'tip' }, `같은 그림 ${'4'}장이 내 앞에 모이면 져요.`),
+    ),
+    el(
+      'section',
+      { class: 'panel' },
+      el('label', { class: 'field', for: 'nickname' }, el('span', {}, '내 이름'), nick),
+      el('button', { class: 'big primary', id: 'quick-match', onclick: quick }, '⚡ 빠른 시작'),
+    ),
     el(
       'details',
       { class: 'panel', id: 'create-panel' },
@@ -110,8 +135,27 @@ export function entryScreen(page: Page): HTMLElement {
       el(
         'div',
         { class: 'options' },
-        choice('opt-lose', '지는 장수', [['auto', '기본 (4장, 둘이면 5장)'], ['3', '3장 (짧게)'], ['4', '4장'], ['5', '5장 (길게)']], 'auto'),
-        choice('opt-turn', '차례 시간', [['15', '15초'], ['30', '30초'], ['60', '60초']], '30'),
+        choice(
+          'opt-lose',
+          '지는 장수',
+          [
+            ['auto', '기본 (4장, 둘이면 5장)'],
+            ['3', '3장 (짧게)'],
+            ['4', '4장'],
+            ['5', '5장 (길게)'],
+          ],
+          'auto',
+        ),
+        choice(
+          'opt-turn',
+          '차례 시간',
+          [
+            ['15', '15초'],
+            ['30', '30초'],
+            ['60', '60초'],
+          ],
+          '30',
+        ),
         toggle('opt-history', '주장 기록 보기', true, '카드가 지나온 말을 보여줘요'),
         toggle('opt-chat', '빠른 대화', true, '"정말이야!" 같은 말 보내기'),
         toggle('opt-eight', '8종 규칙', false, '8가지가 모두 모여도 져요'),
@@ -124,8 +168,23 @@ export function entryScreen(page: Page): HTMLElement {
       'section',
       { class: 'panel' },
       el('label', { class: 'field', for: 'room-id' }, el('span', {}, '친구 방 번호'), roomInput),
-      el('div', { class: 'row' }, el('button', { class: 'big', id: 'join-room', onclick: () => join() }, '들어가기'), el('button', { class: 'big ghost', id: 'watch-room', onclick: () => watch() }, '👀 구경하기')),
+      el(
+        'div',
+        { class: 'row' },
+        el('button', { class: 'big', id: 'join-room', onclick: () => join() }, '들어가기'),
+        el('button', { class: 'big ghost', id: 'watch-room', onclick: () => watch() }, '👀 구경하기'),
+      ),
     ),
-    el('section', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, '열린 방'), el('button', { class: 'small ghost', onclick: () => void refresh() }, '새로고침')), rooms),
+    el(
+      'section',
+      { class: 'panel' },
+      el(
+        'div',
+        { class: 'panel-head' },
+        el('h2', {}, '열린 방'),
+        el('button', { class: 'small ghost', onclick: () => void refresh() }, '새로고침'),
+      ),
+      rooms,
+    ),
   );
 }

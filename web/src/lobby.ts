@@ -16,7 +16,13 @@ function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
     seat.bot ? el('span', { class: 'tag bot' }, '🤖 연습 로봇') : null,
     !seat.connected ? el('span', { class: 'tag away' }, '연결 끊김') : null,
     snap.gamesPlayed > 0 ? el('span', { class: 'tag score' }, `⭐ ${seat.score}점`) : null,
-    snap.isHost && seat.bot ? el('button', { class: 'small ghost remove-bot', 'data-bot': seat.id, onclick: () => void page.act(() => s.removeBot(seat.id)) }, '빼기') : null,
+    snap.isHost && seat.bot
+      ? el(
+          'button',
+          { class: 'small ghost remove-bot', 'data-bot': seat.id, onclick: () => void page.act(() => s.removeBot(seat.id)) },
+          '빼기',
+        )
+      : null,
   );
 }
 
@@ -44,9 +50,25 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
   return el(
     'main',
     { class: 'lobby' },
-    el('section', { class: 'panel room-code' }, el('p', {}, '친구에게 방 번호를 알려 주세요'), el('div', { class: 'code', id: 'room-code' }, snap.roomId), el('button', { class: 'small ghost', onclick: copy }, '📋 복사')),
+    el(
+      'section',
+      { class: 'panel room-code' },
+      el('p', {}, '친구에게 방 번호를 알려 주세요'),
+      el('div', { class: 'code', id: 'room-code' }, snap.roomId),
+      el('button', { class: 'small ghost', onclick: copy }, '📋 복사'),
+    ),
     played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
-    el('section', { class: 'panel' }, el('h2', {}, `모인 사람 ${seats.length}/${MAX_SEATS}`), el('ul', { class: 'seats' }, ...seats.map((seat) => seatRow(page, s, seat)), ...Array.from({ length: empty }, () => el('li', { class: 'seat empty' }, '빈 자리')))),
+    el(
+      'section',
+      { class: 'panel' },
+      el('h2', {}, `모인 사람 ${seats.length}/${MAX_SEATS}`),
+      el(
+        'ul',
+        { class: 'seats' },
+        ...seats.map((seat) => seatRow(page, s, seat)),
+        ...Array.from({ length: empty }, () => el('li', { class: 'seat empty' }, '빈 자리')),
+      ),
+    ),
     el('section', { class: 'panel rules-chips' }, ...rules.map((r) => el('span', { class: 'chip' }, r))),
     el(
       'details',
@@ -58,7 +80,11 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
         el('li', {}, '내 차례에는 카드 한 장을 골라 친구에게 건네며 무슨 그림인지 말해요. 거짓말을 해도 돼요!'),
         el('li', {}, '받은 친구는 "진짜!" 또는 "거짓말!"을 눌러요. 맞히면 건넨 사람이, 틀리면 받은 사람이 카드를 앞에 놓아요.'),
         el('li', {}, '자신 없으면 "몰래 보고 넘기기": 카드를 혼자 보고 아직 안 본 친구에게 다시 건네요.'),
-        el('li', {}, `같은 그림이 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장 내 앞에 모이면 져요. 노란 배지는 조심, 빨간 배지는 위험!`),
+        el(
+          'li',
+          {},
+          `같은 그림이 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장 내 앞에 모이면 져요. 노란 배지는 조심, 빨간 배지는 위험!`,
+        ),
       ),
     ),
     snap.isHost
@@ -70,13 +96,25 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
           el(
             'div',
             { class: 'row' },
-            el('button', { class: 'big', id: 'add-bot-easy', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('easy')) }, '쉬운 로봇'),
-            el('button', { class: 'big', id: 'add-bot-smart', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('smart')) }, '똑똑한 로봇'),
+            el(
+              'button',
+              { class: 'big', id: 'add-bot-easy', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('easy')) },
+              '쉬운 로봇',
+            ),
+            el(
+              'button',
+              { class: 'big', id: 'add-bot-smart', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('smart')) },
+              '똑똑한 로봇',
+            ),
           ),
         )
       : null,
     snap.isHost
-      ? el('button', { class: 'big primary start', id: 'start', disabled: seats.length < 2, onclick: () => void page.act(() => s.start()) }, seats.length < 2 ? '2명 이상 모이면 시작해요' : '🎉 게임 시작!')
+      ? el(
+          'button',
+          { class: 'big primary start', id: 'start', disabled: seats.length < 2, onclick: () => void page.act(() => s.start()) },
+          seats.length < 2 ? '2명 이상 모이면 시작해요' : '🎉 게임 시작!',
+        )
       : el('p', { class: 'waiting' }, s.spectator ? '👀 구경하는 중이에요. 게임이 시작되면 보여요.' : '방장이 시작하기를 기다려요…'),
     el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '방에서 나가기'),
   );

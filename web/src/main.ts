@@ -177,7 +177,17 @@ function render() {
   document.body.dataset.myturn = String(!!s?.snapshot.myTurn);
   document.body.dataset.can = s?.snapshot.canDo.join(' ') ?? '';
   document.body.dataset.step = String(s?.snapshot.step ?? '');
-  replace(root, header(), screen === 'entry' ? entryScreen(page) : screen === 'lobby' ? lobbyScreen(page, s!) : screen === 'table' ? tableScreen(page, s!) : resultsScreen(page, s!));
+  replace(
+    root,
+    header(),
+    screen === 'entry'
+      ? entryScreen(page)
+      : screen === 'lobby'
+        ? lobbyScreen(page, s!)
+        : screen === 'table'
+          ? tableScreen(page, s!)
+          : resultsScreen(page, s!),
+  );
 }
 
 function header(): HTMLElement {

@@ -60,7 +60,18 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
           { class: 'rank-player' },
           st ? avatar(st, 'small') : null,
           el('b', {}, name(id), st?.isMe ? ' (나)' : ''),
-          el('span', { class: 'rank-fronts' }, ...KINDS.filter((k) => (counts[k] ?? 0) > 0).map((k) => el('span', { class: `badge ${k === result!.losingKind && last ? 'danger' : 'safe'}` }, art(page.skin.svg[k], 'art mini'), el('b', {}, counts[k])))),
+          el(
+            'span',
+            { class: 'rank-fronts' },
+            ...KINDS.filter((k) => (counts[k] ?? 0) > 0).map((k) =>
+              el(
+                'span',
+                { class: `badge ${k === result!.losingKind && last ? 'danger' : 'safe'}` },
+                art(page.skin.svg[k], 'art mini'),
+                el('b', {}, counts[k]),
+              ),
+            ),
+          ),
         );
       }),
     );
@@ -70,15 +81,42 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
   return el(
     'main',
     { class: 'results' },
-    el('section', { class: `panel verdict ${iLost ? 'lost' : 'won'}` }, el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'), el('h2', { id: 'summary' }, summaryOf(page, s)), s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!')),
+    el(
+      'section',
+      { class: `panel verdict ${iLost ? 'lost' : 'won'}` },
+      el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'),
+      el('h2', { id: 'summary' }, summaryOf(page, s)),
+      s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!'),
+    ),
     el('section', { class: 'panel' }, el('h2', {}, '순위'), el('ol', { class: 'ranking', id: 'ranking' }, ...rows)),
-    result && result.highlights.length > 0 ? el('section', { class: 'panel highlights', id: 'highlights' }, el('h2', {}, '✨ 이번 판의 주인공'), el('ul', {}, ...result.highlights.map((h) => el('li', {}, h)))) : null,
+    result && result.highlights.length > 0
+      ? el(
+          'section',
+          { class: 'panel highlights', id: 'highlights' },
+          el('h2', {}, '✨ 이번 판의 주인공'),
+          el('ul', {}, ...result.highlights.map((h) => el('li', {}, h))),
+        )
+      : null,
     played > 0
       ? el(
           'section',
           { class: 'panel scores', id: 'scores' },
           el('h2', {}, `⭐ 누적 점수${played ? ` (${played}판)` : ''}`),
-          el('ul', {}, ...[...snap.seats].sort((a, b) => b.score - a.score).map((x) => el('li', { 'data-player': x.id }, avatar(x, 'small'), el('span', {}, x.nickname, x.bot ? ' 🤖' : ''), el('b', {}, `${x.score}점`)))),
+          el(
+            'ul',
+            {},
+            ...[...snap.seats]
+              .sort((a, b) => b.score - a.score)
+              .map((x) =>
+                el(
+                  'li',
+                  { 'data-player': x.id },
+                  avatar(x, 'small'),
+                  el('span', {}, x.nickname, x.bot ? ' 🤖' : ''),
+                  el('b', {}, `${x.score}점`),
+                ),
+              ),
+          ),
         )
       : null,
     fairness(s),

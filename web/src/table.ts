@@ -35,7 +35,12 @@ function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
     ...kinds.map((k) =>
       el(
         'span',
-        { class: `badge ${seat.danger[k]} kind-${k}${landed.has(k) ? ' landed' : ''}`, 'data-kind': k, 'data-level': seat.danger[k], title: `${page.skin.names[k]} ${seat.frontCounts[k]}장 ${DANGER_TIP[seat.danger[k]]}` },
+        {
+          class: `badge ${seat.danger[k]} kind-${k}${landed.has(k) ? ' landed' : ''}`,
+          'data-kind': k,
+          'data-level': seat.danger[k],
+          title: `${page.skin.names[k]} ${seat.frontCounts[k]}장 ${DANGER_TIP[seat.danger[k]]}`,
+        },
         art(page.skin.svg[k], 'art mini'),
         el('b', {}, seat.frontCounts[k]),
       ),
@@ -51,10 +56,19 @@ function opponent(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
   const status = seat.away ? '자리 비움' : !seat.connected ? '연결 끊김' : null;
   return el(
     'li',
-    { class: `opponent${snap.activePlayer === seat.id ? ' active' : ''}${seat.away || !seat.connected ? ' offline' : ''}`, 'data-player': seat.id },
+    {
+      class: `opponent${snap.activePlayer === seat.id ? ' active' : ''}${seat.away || !seat.connected ? ' offline' : ''}`,
+      'data-player': seat.id,
+    },
     chat && chat.until > Date.now() ? el('span', { class: 'chat-bubble' }, chat.text) : null,
     el('div', { class: 'opp-head' }, avatar(seat), seen ? el('span', { class: 'seen-eye', title: '이 카드를 봤어요' }, '👀') : null),
-    el('div', { class: 'opp-name' }, seat.nickname, seat.isHost ? ' 👑' : '', seat.bot ? el('small', { class: 'bot-mark' }, ' 로봇') : null),
+    el(
+      'div',
+      { class: 'opp-name' },
+      seat.nickname,
+      seat.isHost ? ' 👑' : '',
+      seat.bot ? el('small', { class: 'bot-mark' }, ' 로봇') : null,
+    ),
     el('div', { class: 'hand-count', title: '손에 든 카드' }, el('span', { class: 'card-icon' }), `${seat.handCount}장`),
     status ? el('div', { class: 'opp-status' }, status) : null,
     fronts(page, seat),
@@ -78,15 +92,33 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
     el('span', { class: 'countdown', title: '남은 시간(초)' }, s.secondsLeft()),
   );
   if (!r.hasCard) {
-    return el('section', { class: 'center' }, turnLine, el('div', { class: 'waiting-card' }, snap.myTurn ? '건넬 카드를 골라 주세요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`));
+    return el(
+      'section',
+      { class: 'center' },
+      turnLine,
+      el(
+        'div',
+        { class: 'waiting-card' },
+        snap.myTurn ? '건넬 카드를 골라 주세요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
+      ),
+    );
   }
   // The card slides in when it moves to someone new, not on every repaint (a chat line, a timer).
   const key = `${r.no}:${r.holder}:${r.claims.length}`;
   const moved = key !== lastFlight;
   lastFlight = key;
   const fly = moved ? ' fly' : '';
-  const face = r.cardKind ? el('div', { class: `flight-card face${fly} kind-${r.cardKind}` }, art(page.skin.svg[r.cardKind]), el('small', {}, '내가 본 카드')) : el('div', { class: `flight-card back${fly}` }, el('span', {}, '?'));
-  const history = snap.options.claimHistory && r.claims.length > 1 ? el('ol', { class: 'claims' }, ...r.claims.map((c) => el('li', {}, `${nameOf(s, c.from)} → ${nameOf(s, c.to)}: ${page.skin.names[c.claim]}`))) : null;
+  const face = r.cardKind
+    ? el('div', { class: `flight-card face${fly} kind-${r.cardKind}` }, art(page.skin.svg[r.cardKind]), el('small', {}, '내가 본 카드'))
+    : el('div', { class: `flight-card back${fly}` }, el('span', {}, '?'));
+  const history =
+    snap.options.claimHistory && r.claims.length > 1
+      ? el(
+          'ol',
+          { class: 'claims' },
+          ...r.claims.map((c) => el('li', {}, `${nameOf(s, c.from)} → ${nameOf(s, c.to)}: ${page.skin.names[c.claim]}`)),
+        )
+      : null;
   return el(
     'section',
     { class: 'center' },
@@ -95,7 +127,13 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
       'div',
       { class: 'flight', 'data-claims': r.claims.length },
       face,
-      el('div', { class: `claim-bubble${fly}`, id: 'claim-bubble' }, el('small', {}, `${nameOf(s, r.lastPasser)} → ${nameOf(s, r.holder)}`), el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''), r.claim ? art(page.skin.svg[r.claim], 'art mini') : null),
+      el(
+        'div',
+        { class: `claim-bubble${fly}`, id: 'claim-bubble' },
+        el('small', {}, `${nameOf(s, r.lastPasser)} → ${nameOf(s, r.holder)}`),
+        el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''),
+        r.claim ? art(page.skin.svg[r.claim], 'art mini') : null,
+      ),
     ),
     el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => nameOf(s, id)).join(', ')}`),
     history,
@@ -120,7 +158,18 @@ function targetButtons(page: Page, options: TargetOption[], onPick: (id: string)
 }
 
 function claimButtons(page: Page, onPick: (k: Kind) => void): HTMLElement {
-  return el('div', { class: 'claim-grid' }, ...KINDS.map((k) => el('button', { class: `claim kind-${k}`, 'data-claim': k, onclick: () => onPick(k) }, art(page.skin.svg[k]), el('span', {}, page.skin.names[k]))));
+  return el(
+    'div',
+    { class: 'claim-grid' },
+    ...KINDS.map((k) =>
+      el(
+        'button',
+        { class: `claim kind-${k}`, 'data-claim': k, onclick: () => onPick(k) },
+        art(page.skin.svg[k]),
+        el('span', {}, page.skin.names[k]),
+      ),
+    ),
+  );
 }
 
 /** The hand-over flow for an offer (card from my hand) or a pass (the card I peeked at). */
@@ -132,7 +181,13 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
     Object.assign(ui, patch);
     page.render();
   };
-  if (!card) return el('div', { class: 'prompt' }, el('h3', {}, '1. 건넬 카드를 골라요'), el('p', { class: 'muted' }, '아래 내 카드에서 하나를 눌러요.'));
+  if (!card)
+    return el(
+      'div',
+      { class: 'prompt' },
+      el('h3', {}, '1. 건넬 카드를 골라요'),
+      el('p', { class: 'muted' }, '아래 내 카드에서 하나를 눌러요.'),
+    );
   if (!ui.to) {
     const options = mode === 'pass' ? s.passOptions() : s.offerTargets();
     return el(
@@ -155,7 +210,9 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
   }
   const confirm = async () => {
     const { to, claim } = ui;
-    const ok = await page.act(() => (mode === 'pass' ? s.pass(to!, claim!) : s.offer(snap.myHand.find((g) => g.kind === card)!.cardIds[0], to!, claim!)));
+    const ok = await page.act(() =>
+      mode === 'pass' ? s.pass(to!, claim!) : s.offer(snap.myHand.find((g) => g.kind === card)!.cardIds[0], to!, claim!),
+    );
     if (!ok) Object.assign(ui, { to: null, claim: null });
   };
   return el(
@@ -168,9 +225,19 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
       art(page.skin.svg[card], 'art mid'),
       el('span', { class: 'arrow' }, '➜'),
       el('span', { class: 'confirm-to' }, `${nameOf(s, ui.to)}님`),
-      el('span', { class: `claim-said ${card === ui.claim ? 'truth' : 'bluff'}` }, `"${claimLine(page.skin.names[ui.claim])}"`, el('small', {}, card === ui.claim ? '(진짜)' : '(거짓말)')),
+      el(
+        'span',
+        { class: `claim-said ${card === ui.claim ? 'truth' : 'bluff'}` },
+        `"${claimLine(page.skin.names[ui.claim])}"`,
+        el('small', {}, card === ui.claim ? '(진짜)' : '(거짓말)'),
+      ),
     ),
-    el('div', { class: 'row' }, el('button', { class: 'big primary', id: 'confirm', onclick: () => void confirm() }, '확인!'), el('button', { class: 'big ghost', id: 'cancel', onclick: back({ claim: null }) }, '다시')),
+    el(
+      'div',
+      { class: 'row' },
+      el('button', { class: 'big primary', id: 'confirm', onclick: () => void confirm() }, '확인!'),
+      el('button', { class: 'big ghost', id: 'cancel', onclick: back({ claim: null }) }, '다시'),
+    ),
   );
 }
 
@@ -181,8 +248,17 @@ function judge(page: Page, s: GameSession): HTMLElement {
     'div',
     { class: 'prompt judge' },
     el('h3', {}, `${nameOf(s, r.lastPasser)}님이 "${r.claim ? claimLine(page.skin.names[r.claim]) : ''}"라고 했어요`),
-    el('div', { class: 'row' }, el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.act(() => s.call(true)) }, '진짜!'), el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.act(() => s.call(false)) }, '거짓말!')),
-    el('button', { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.act(() => s.peek()) }, '🤫 몰래 보고 넘기기'),
+    el(
+      'div',
+      { class: 'row' },
+      el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.act(() => s.call(true)) }, '진짜!'),
+      el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.act(() => s.call(false)) }, '거짓말!'),
+    ),
+    el(
+      'button',
+      { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.act(() => s.peek()) },
+      '🤫 몰래 보고 넘기기',
+    ),
     !peek.allowed && peek.reason ? el('p', { class: 'reason', id: 'peek-reason' }, peek.reason.message) : null,
   );
 }
@@ -192,7 +268,11 @@ function actions(page: Page, s: GameSession): HTMLElement {
   if (s.spectator) return el('div', { class: 'prompt muted' }, '👀 구경하는 중이에요');
   if (!snap.myTurn) {
     const me = snap.seats.find((x) => x.isMe);
-    return el('div', { class: 'prompt waiting' }, me?.away ? '자리를 비워서 자동으로 두고 있어요.' : `${nameOf(s, snap.activePlayer)}님을 기다려요…`);
+    return el(
+      'div',
+      { class: 'prompt waiting' },
+      me?.away ? '자리를 비워서 자동으로 두고 있어요.' : `${nameOf(s, snap.activePlayer)}님을 기다려요…`,
+    );
   }
   if (snap.canDo.includes('offer')) return handOver(page, s, 'offer');
   if (snap.canDo.includes('pass')) return handOver(page, s, 'pass');
@@ -229,7 +309,13 @@ function myHand(page: Page, s: GameSession): HTMLElement {
 
 function quickChat(page: Page, s: GameSession): HTMLElement | null {
   if (s.spectator || !s.snapshot.options.quickChat) return null;
-  return el('div', { class: 'quick-chat' }, ...(Object.keys(CHAT_PHRASES) as ChatPhrase[]).map((p) => el('button', { class: 'chat', 'data-phrase': p, onclick: () => void page.act(() => s.chat(p)) }, CHAT_PHRASES[p])));
+  return el(
+    'div',
+    { class: 'quick-chat' },
+    ...(Object.keys(CHAT_PHRASES) as ChatPhrase[]).map((p) =>
+      el('button', { class: 'chat', 'data-phrase': p, onclick: () => void page.act(() => s.chat(p)) }, CHAT_PHRASES[p]),
+    ),
+  );
 }
 
 export function tableScreen(page: Page, s: GameSession): HTMLElement {
@@ -251,7 +337,14 @@ export function tableScreen(page: Page, s: GameSession): HTMLElement {
           'section',
           { class: `mine${snap.activePlayer === me.id ? ' active' : ''}` },
           myChat && myChat.until > Date.now() ? el('span', { class: 'chat-bubble mine-bubble' }, myChat.text) : null,
-          el('div', { class: 'mine-head' }, el('b', {}, `${me.nickname} (나)`), el('span', { class: 'hand-total' }, `손에 ${snap.myHandCount}장`), el('span', { class: 'mine-front-label' }, '내 앞:'), fronts(page, me)),
+          el(
+            'div',
+            { class: 'mine-head' },
+            el('b', {}, `${me.nickname} (나)`),
+            el('span', { class: 'hand-total' }, `손에 ${snap.myHandCount}장`),
+            el('span', { class: 'mine-front-label' }, '내 앞:'),
+            fronts(page, me),
+          ),
           myHand(page, s),
         )
       : null,
