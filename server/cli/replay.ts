@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
       const nicknames = Object.fromEntries(record.players.map((p) => [p.id, p.nickname]));
       const result = fullResult(game, record.log, nicknames, record.gameId);
       process.stdout.write(
-        `${JSON.stringify({ gameId, roomId: record.roomId, startedAt: record.startedAt, endedAt: record.endedAt, actions: record.log.length, result }, null, 2)}\n`,
+        `${JSON.stringify({ gameId, startedAt: record.startedAt, endedAt: record.endedAt, actions: record.log.length, result }, null, 2)}\n`,
       );
     } catch (error) {
       process.stdout.write(`replay failed: ${(error as Error).message}\n`);

@@ -28,7 +28,11 @@ export interface Fairness {
 export interface FinishedGameRecord {
   /** `recordId(this)`: the record names its own content, so a copy fetched by this id can be checked against it. */
   gameId: string;
-  roomId: string;
+  /**
+   * Only in records made before PROTOCOL v3 (a record now admits its reader to nothing): kept so
+   * those records still verify, since their gameId hashes it. New records never have it.
+   */
+  roomId?: string;
   /** ISO 8601, UTC. */
   startedAt: string;
   endedAt: string;
@@ -42,7 +46,6 @@ export interface FinishedGameRecord {
 }
 
 export interface RecordInput {
-  roomId: string;
   /** Epoch milliseconds or a Date. */
   startedAt: number | Date;
   endedAt: number | Date;
@@ -56,9 +59,13 @@ export interface RecordInput {
 /** The fields `gameId` is the hash of: the whole record but its id and its result (the replay recomputes that). */
 export type RecordBody = Omit<FinishedGameRecord, 'gameId' | 'result'>;
 
-/** Lowercase hex SHA-256 of the canonical JSON (RFC 8785) of the record without `gameId` and `result`. */
+/**
+ * Lowercase hex SHA-256 of the canonical JSON (RFC 8785) of the record without `gameId` and
+ * `result`. An older record's `roomId` is part of what it hashes; a new record has none.
+ */
 export function recordId(record: RecordBody): string {
   const { roomId, startedAt, endedAt, options, players, fairness, log } = record;
+  // canonicalJson leaves an undefined key out: a new record hashes without `roomId`.
   return sha256Hex(canonicalJson({ roomId, startedAt, endedAt, options, players, fairness, log }));
 }
 
@@ -72,7 +79,6 @@ export function buildRecord(input: RecordInput): FinishedGameRecord | null {
   if (match.game.phase !== 'ended') return null;
   const bots = new Set<PlayerId>(input.bots);
   const body: RecordBody = {
-    roomId: input.roomId,
     startedAt: new Date(input.startedAt).toISOString(),
     endedAt: new Date(input.endedAt).toISOString(),
     options: JSON.parse(JSON.stringify(match.record.options)),

@@ -109,9 +109,11 @@ const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string
 /** Why `input` is not shaped like a record, or null. Only shapes: the checks above judge values. */
 function checkShape(input: unknown): string | null {
   if (!isObject(input)) return 'not a JSON object';
-  for (const key of ['gameId', 'roomId', 'startedAt', 'endedAt']) {
+  for (const key of ['gameId', 'startedAt', 'endedAt']) {
     if (!isText(input[key])) return `${key} must be a string`;
   }
+  // Records made before PROTOCOL v3 name their room; their gameId hashes it.
+  if (input.roomId !== undefined && !isText(input.roomId)) return 'roomId, when present, must be a string';
   const options = validateOptions(input.options);
   if (input.options === undefined || !options.ok) return 'options are not valid game options';
   const players = input.players;

@@ -33,6 +33,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX games_ended_ms ON games (ended_ms);`,
   },
+  {
+    version: 2,
+    name: 'records without a room',
+    // PROTOCOL v3: a record admits nobody, so new rows have no room. The column stays (NULL from
+    // now on) so a server of the previous version still running during a deploy can write; old
+    // rows keep theirs. SQLite cannot drop NOT NULL in place: the table is copied.
+    sqlite: `
+      CREATE TABLE games_v2 (
+        game_id    TEXT PRIMARY KEY,
+        room_id    TEXT,
+        started_ms INTEGER NOT NULL,
+        ended_ms   INTEGER NOT NULL,
+        record     TEXT NOT NULL
+      );
+      INSERT INTO games_v2 (game_id, room_id, started_ms, ended_ms, record) SELECT game_id, room_id, started_ms, ended_ms, record FROM games;
+      DROP TABLE games;
+      ALTER TABLE games_v2 RENAME TO games;
+      CREATE INDEX games_ended_ms ON games (ended_ms);`,
+    postgres: `ALTER TABLE games ALTER COLUMN room_id DROP NOT NULL;`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

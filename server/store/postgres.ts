@@ -9,7 +9,7 @@ const MIGRATION_LOCK = 0x636f636b; // "cock"
 
 const SAVE = {
   name: 'cockroach-save-game',
-  text: 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING',
+  text: 'INSERT INTO games (game_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING',
 };
 const GET = { name: 'cockroach-get-game', text: 'SELECT record::text AS record FROM games WHERE game_id = $1' };
 const EXPIRE = { name: 'cockroach-expire-games', text: 'DELETE FROM games WHERE ended_ms < $1' };
@@ -46,7 +46,7 @@ export class PostgresStore implements GameStore {
 
   async save(record: FinishedGameRecord): Promise<void> {
     const row = rowOf(record);
-    await this.pool.query({ ...SAVE, values: [row.gameId, row.roomId, row.startedMs, row.endedMs, row.json] });
+    await this.pool.query({ ...SAVE, values: [row.gameId, row.startedMs, row.endedMs, row.json] });
   }
 
   async get(gameId: string): Promise<FinishedGameRecord | null> {

@@ -27,7 +27,7 @@ export class SqliteStore implements GameStore {
       // Short from here on: a save runs on the game loop; a locked file fails fast and the writer retries.
       this.db.pragma('busy_timeout = 200');
       this.insert = this.db.prepare(
-        'INSERT OR IGNORE INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES (@gameId, @roomId, @startedMs, @endedMs, @json)',
+        'INSERT OR IGNORE INTO games (game_id, started_ms, ended_ms, record) VALUES (@gameId, @startedMs, @endedMs, @json)',
       );
       this.select = this.db.prepare('SELECT record FROM games WHERE game_id = ?').pluck();
       this.expire = this.db.prepare('DELETE FROM games WHERE ended_ms < ?');

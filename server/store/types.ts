@@ -17,10 +17,9 @@ export interface RecordSource {
 }
 
 /** The columns besides the record itself: what retention and support search by. */
-export function rowOf(record: FinishedGameRecord): { gameId: string; roomId: string; startedMs: number; endedMs: number; json: string } {
+export function rowOf(record: FinishedGameRecord): { gameId: string; startedMs: number; endedMs: number; json: string } {
   return {
     gameId: record.gameId,
-    roomId: record.roomId,
     startedMs: Date.parse(record.startedAt),
     endedMs: Date.parse(record.endedAt),
     json: JSON.stringify(record),

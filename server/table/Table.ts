@@ -235,7 +235,6 @@ export class Table {
       serverSeed: this.secret.serverSeed,
     };
     const record = buildRecord({
-      roomId: this.roomId,
       startedAt: this.startedAt,
       endedAt: this.host.now(),
       match,

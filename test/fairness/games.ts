@@ -40,7 +40,6 @@ export function playGame(n: number, opts: { botSeed?: string; options?: Partial<
     assert.ok(match.act(player, action).ok);
   }
   const record = buildRecord({
-    roomId: 'room1234',
     startedAt: Date.UTC(2026, 0, 1, 12, 0, 0),
     endedAt: Date.UTC(2026, 0, 1, 12, 9, 30),
     match,

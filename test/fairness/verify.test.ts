@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sha256Hex } from '../../server/fairness/sha256';
 import { verifyRecord } from '../../server/fairness/verify';
 import type { FinishedGameRecord } from '../../server/fairness/record';
@@ -34,6 +36,20 @@ describe('fairness: verifyRecord (npm run verify, the SDK verifyGame)', () => {
       assert.deepEqual(verifyRecord(copy(record)), { ok: true });
       assert.deepEqual(verifyRecord(reorder(record)), { ok: true });
     }
+  });
+
+  it('a record names no room (PROTOCOL v3: it admits its reader to nothing); one made before still verifies', () => {
+    for (const { record } of games) assert.equal(Object.hasOwn(record, 'roomId'), false);
+    const legacy: FinishedGameRecord = JSON.parse(readFileSync(path.join(__dirname, 'fixtures', 'record-with-roomId.json'), 'utf8'));
+    assert.equal(legacy.roomId, 'room1234');
+    assert.deepEqual(verifyRecord(legacy), { ok: true });
+    assert.deepEqual(verifyRecord(reorder(legacy)), { ok: true });
+    const stripped = copy(legacy);
+    delete stripped.roomId;
+    refused(stripped, 'gameId');
+    refused({ ...copy(legacy), roomId: 7 }, 'record');
+    refused({ ...copy(legacy), roomId: null }, 'record');
+    refused({ ...copy(games[0].record), roomId: 'room1234' }, 'gameId');
   });
 
   it('refuses a copy with one changed log entry', () => {
@@ -77,9 +93,9 @@ describe('fairness: verifyRecord (npm run verify, the SDK verifyGame)', () => {
     const action = r.log[i].action as { type: 'offer'; cardId: number; claim: string };
     action.claim = ['rat', 'bat', 'fly'].find((k) => k !== action.claim && k !== kinds[action.cardId])!;
     refused(r, 'gameId');
-    const renamed = copy(record);
-    renamed.roomId = 'elsewhere';
-    refused(renamed, 'gameId');
+    const earlier = copy(record);
+    earlier.startedAt = '2025-12-31T00:00:00.000Z';
+    refused(earlier, 'gameId');
     const later = copy(record);
     later.endedAt = '2026-01-02T00:00:00.000Z';
     refused(later, 'gameId');

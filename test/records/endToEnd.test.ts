@@ -62,6 +62,8 @@ function recordsSuite(engine: string, envFor: () => Record<string, string | unde
       assert.deepEqual(record.result, result, 'the record holds the result everyone got');
       assert.equal(record.fairness.commitment, commitment);
       assert.deepEqual(verifyRecord(record), { ok: true });
+      assert.equal(Object.hasOwn(record, 'roomId'), false, 'a record admits nobody: no room id');
+      assert.ok(!JSON.stringify(record).includes(table.room.roomId), 'nor the room id anywhere else');
       assert.ok(record.log.length === game.step && record.players.length === 3);
 
       const dir = mkdtempSync(path.join(os.tmpdir(), 'verify-'));

@@ -1,10 +1,13 @@
 // The behaviour every GameStore must have, run against SQLite and PostgreSQL alike.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { verifyRecord } from '../../server/fairness/verify';
 import type { FinishedGameRecord } from '../../server/fairness/record';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { DAY_MS, startRetention } from '../../server/store/retention';
-import type { GameStore } from '../../server/store/types';
+import { MIGRATIONS } from '../../server/store/migrations';
+import { GameStore, rowOf } from '../../server/store/types';
 import { copy, playGame } from '../fairness/games';
 
 export interface StoreUnderTest {
@@ -19,6 +22,57 @@ export interface StoreUnderTest {
 export function recordEndedAt(endedAt: number, players = 3): FinishedGameRecord {
   const { record } = playGame(players, { botSeed: `store-${endedAt}` });
   return { ...record, endedAt: new Date(endedAt).toISOString() } as FinishedGameRecord;
+}
+
+/** A record made before PROTOCOL v3: it names its room, and its gameId hashes that. */
+export function recordWithRoomId(): FinishedGameRecord {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fairness', 'fixtures', 'record-with-roomId.json'), 'utf8'));
+}
+
+/**
+ * A database left by the previous version (schema 1, `room_id NOT NULL`) with one old row,
+ * opened by this one: the row stays readable, new records go in without a room.
+ */
+export async function checkMigrationFromVersion1(
+  exec: (sql: string, params?: unknown[]) => Promise<void>,
+  sql: 'sqlite' | 'postgres',
+  open: () => Promise<GameStore>,
+): Promise<void> {
+  const old = recordWithRoomId();
+  await exec(MIGRATIONS[0][sql]);
+  await exec(
+    sql === 'sqlite'
+      ? 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)'
+      : 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)',
+  );
+  await exec("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (1, 'games', 0)");
+  const row = rowOf(old);
+  await exec(
+    sql === 'sqlite'
+      ? 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES (?, ?, ?, ?, ?)'
+      : 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4, $5)',
+    [row.gameId, old.roomId, row.startedMs, row.endedMs, row.json],
+  );
+  const store = await open();
+  try {
+    const back = await store.get(old.gameId);
+    assert.deepEqual(back, old);
+    assert.equal(back?.roomId, 'room1234');
+    assert.deepEqual(verifyRecord(back), { ok: true }, 'an old record still verifies: its id hashes its room');
+    const { record } = playGame(3, { botSeed: 'after-migration' });
+    assert.equal('roomId' in record, false);
+    await store.save(record);
+    assert.deepEqual(await store.get(record.gameId), copy(record));
+  } finally {
+    await store.close();
+  }
+  // The previous version, still running during a deploy, can go on writing rows with a room.
+  await exec(
+    sql === 'sqlite'
+      ? 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES (?, ?, ?, ?, ?)'
+      : 'INSERT INTO games (game_id, room_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4, $5)',
+    ['f'.repeat(64), 'room5678', row.startedMs, row.endedMs, row.json],
+  );
 }
 
 export function storeContract(subject: () => StoreUnderTest): void {
@@ -46,9 +100,9 @@ export function storeContract(subject: () => StoreUnderTest): void {
     const { record } = playGame(2, { botSeed: 'contract-twice' });
     await store.save(record);
     const changed = copy(record);
-    changed.roomId = 'other';
+    changed.players[0].nickname = 'other';
     await store.save(changed);
-    assert.equal((await store.get(record.gameId))?.roomId, record.roomId);
+    assert.equal((await store.get(record.gameId))?.players[0].nickname, record.players[0].nickname);
   });
 
   it('deletes only records whose game ended longer ago than the age, and retention sweeps with the configured days', async () => {
@@ -87,7 +141,7 @@ export function storeContract(subject: () => StoreUnderTest): void {
     const { record } = playGame(5, { botSeed: 'contract-restart' });
     await store.save(record);
     const before = await subject().appliedVersions(store);
-    assert.deepEqual(before, [1]);
+    assert.deepEqual(before, [1, 2]);
     await store.close();
     store = await subject().open();
     assert.deepEqual(await store.get(record.gameId), copy(record));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { openStore } from '../../server/store/open';
 import { PostgresStore } from '../../server/store/postgres';
-import { storeContract } from './contract';
+import { checkMigrationFromVersion1, storeContract } from './contract';
 import { playGame } from '../fairness/games';
 import { requireTestPostgres, TestPostgres } from './pgCluster';
 
@@ -30,13 +30,32 @@ describe('store: PostgreSQL (DATABASE_URL)', function () {
     }));
   });
 
+  it('migrates a database of the previous version: old rows with their room stay readable, new rows have none', async () => {
+    const admin = new Client({ connectionString: pg!.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE legacy');
+    await admin.end();
+    const url = pg!.url.replace(/\/postgres$/, '/legacy');
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await checkMigrationFromVersion1(
+        async (sql, params) => void (await client.query(sql, params)),
+        'postgres',
+        () => openStore({ DATABASE_URL: url }),
+      );
+    } finally {
+      await client.end();
+    }
+  });
+
   it('migrates once when several processes open the database at the same moment', async () => {
     const client = new Client({ connectionString: pg!.url });
     await client.connect();
     await client.query('DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS schema_migrations');
     const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ DATABASE_URL: pg!.url })));
-    const { rows } = await client.query('SELECT version FROM schema_migrations');
-    assert.deepEqual(rows, [{ version: 1 }]);
+    const { rows } = await client.query('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(rows, [{ version: 1 }, { version: 2 }]);
     const { record } = playGame(3, { botSeed: 'pg-concurrent' });
     await Promise.all(stores.map((s) => s.save(record)));
     assert.equal((await client.query('SELECT count(*)::int AS n FROM games')).rows[0].n, 1);

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { storeConfigFromEnv } from '../../server/store/config';
 import { openStore } from '../../server/store/open';
 import { SqliteStore } from '../../server/store/sqlite';
-import { storeContract } from './contract';
+import { checkMigrationFromVersion1, storeContract } from './contract';
 
 describe('store: SQLite (embedded default)', () => {
   let dir: string;
@@ -25,6 +25,21 @@ describe('store: SQLite (embedded default)', () => {
         db.close();
       },
     }));
+  });
+
+  it('migrates a database of the previous version: old rows with their room stay readable, new rows have none', async () => {
+    const file = path.join(dir, 'legacy', 'games.sqlite');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    try {
+      await checkMigrationFromVersion1(
+        async (sql, params) => void (params ? db.prepare(sql).run(...params) : db.exec(sql)),
+        'sqlite',
+        () => openStore({ DATABASE_FILE: file }),
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('creates the data folder and games.sqlite in it, or the file DATABASE_FILE names', async () => {
