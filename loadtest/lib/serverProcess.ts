@@ -1,5 +1,5 @@
 import { spawn, ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -38,6 +38,23 @@ export interface ServerProcessOptions {
   stats?: boolean;
   /** Another checkout whose server to run (its own node_modules); default this one. */
   root?: string;
+  /**
+   * `build` (default): the compiled server as `npm start` runs it (build/index.js, built first when
+   * missing or stale); a checkout from before issue 25 (no scripts/build.js) runs from source.
+   * `source`: server/index.ts through tsx.
+   */
+  entry?: 'build' | 'source';
+}
+
+/** The node arguments that run `root`'s server: compiled when the checkout can build, else through tsx. */
+export function serverEntry(root: string, entry: 'build' | 'source' = 'build'): string[] {
+  const builder = path.join(root, 'scripts', 'build.js');
+  if (entry === 'build' && existsSync(builder)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require(builder) as { ensureBuilt(log?: (line: string) => void): boolean }).ensureBuilt(() => undefined);
+    return [path.join('build', 'index.js')];
+  }
+  return ['--import', 'tsx', path.join('server', 'index.ts')];
 }
 
 export async function freePort(): Promise<number> {
@@ -52,13 +69,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `npm start`'s server as a child process (so figures are the server's own, not the
- * bots'), on a free port, and resolves once it listens.
+ * Starts `npm start`'s server (the compiled one, see `entry`) as a child process (so figures are
+ * the server's own, not the bots'), on a free port, and resolves once it listens.
  */
 export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const root = options.root ? path.resolve(options.root) : path.resolve(__dirname, '..', '..');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverEntry(root, options.entry)], {
     cwd: root,
     env: { ...process.env, ...env, ...(options.stats ? { LOADTEST_STATS: '1' } : {}), PORT: String(port) },
     stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
