@@ -21,7 +21,7 @@
  * Arguments: lib/runOptions.ts; table lifecycle: lib/tables.ts; figures: lib/figures.ts;
  * report: lib/report.ts.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client } from 'colyseus.js';
 import { seedRng } from '../server/rules';
@@ -30,10 +30,26 @@ import { buildReport, progressLine } from './lib/report';
 import { runOptions } from './lib/runOptions';
 import { Scheduler } from './lib/scheduler';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
-import { Fleet } from './lib/tables';
+import { Fleet, SEATS } from './lib/tables';
+import { FILE_HEADROOM, parseOpenFileLimit } from '../server/ops/fileLimit';
 
 const PROGRESS_MS = 5000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The bots hold one socket per client, and the server (which inherits this limit) one per
+ * client plus its headroom: stop before the ramp rather than count refused joins.
+ */
+function checkFileLimit(rooms: number): void {
+  const soft = parseOpenFileLimit(readFileSync('/proc/self/limits', 'utf8'))?.soft ?? Infinity;
+  const needed = rooms * SEATS + FILE_HEADROOM + 64;
+  if (needed > soft) {
+    console.error(
+      `loadtest: ${rooms} rooms need about ${needed} open files per process; the limit is ${soft}: raise it (ulimit -n ${needed})`,
+    );
+    process.exit(2);
+  }
+}
 
 async function main() {
   const opts = runOptions();
@@ -43,17 +59,18 @@ async function main() {
   const figures = new Figures();
   const scheduler = new Scheduler((error) => figures.countError('bot exception', error));
 
+  checkFileLimit(rooms);
   const serverStart = performance.now();
   const server: ServerProcess | null = opts.endpoint
     ? null
     : await startServerProcess(
-        // Every bot comes from one address: the edge's per-address create/join limits and its
-        // connection cap would refuse the load itself. Human pace stays within the per-client
+        // Every bot comes from one address: the edge's per-address limits would refuse the load
+        // itself. Everything else stays at its default: the connection cap follows the file
+        // limit (checked above), and the ramp's matchmaking (six per room, --batch rooms at a
+        // time: 150) stays under MAX_PENDING_MATCHMAKES. Human pace stays within the per-client
         // message rate; fast bots would not.
         {
           RATE_LIMITS: 'off',
-          MAX_CONNECTIONS: '1000000',
-          MAX_PENDING_MATCHMAKES: '100000',
           ...(pace === 'fast' ? { MESSAGE_BURST: '100000', MESSAGES_PER_SECOND: '100000' } : {}),
         },
         {

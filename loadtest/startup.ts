@@ -7,7 +7,7 @@
  * Variants: `tsx` (node --import tsx server/index.ts, how npm start ran before issue 25),
  * `compiled` (node build/index.js: run `npm run build` first), `npm-start` (node scripts/start.js:
  * the compiled server plus npm start's staleness check). For each run: milliseconds from spawn to
- * the `listening` log line and to the first `GET /health` answered, then RSS and V8 heap after
+ * the `listening` log line (and the CPU it used until then) and to the first `GET /health` answered, then RSS and V8 heap after
  * `--idle-seconds` of idling (and after a full GC). Prints one line per run and a median summary.
  */
 import { spawn } from 'node:child_process';
@@ -33,6 +33,8 @@ const COMMANDS: Record<string, string[]> = {
 
 interface Sample {
   listeningMs: number;
+  /** CPU (user + system) the process used until it listened: less sensitive to a busy machine than wall time. */
+  cpuMs: number;
   healthMs: number;
   rssMB: number;
   rssAfterGcMB: number;
@@ -46,6 +48,11 @@ function rssMB(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
+}
+
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ 100
 }
 
 async function once(variant: string, idleSeconds: number): Promise<Sample> {
@@ -74,6 +81,7 @@ async function once(variant: string, idleSeconds: number): Promise<Sample> {
     });
   await waitFor(/"event":"listening"/);
   const listeningMs = performance.now() - started;
+  const cpuMs = cpuMsOf(child.pid!);
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
       (r) => r.ok,
@@ -90,7 +98,7 @@ async function once(variant: string, idleSeconds: number): Promise<Sample> {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   rmSync(dataDir, { recursive: true, force: true });
-  return { listeningMs, healthMs, rssMB: rss, rssAfterGcMB: stats.rssMB, heapMB: stats.heapUsedMB };
+  return { listeningMs, cpuMs, healthMs, rssMB: rss, rssAfterGcMB: stats.rssMB, heapMB: stats.heapUsedMB };
 }
 
 const median = (xs: number[]) => {
@@ -108,7 +116,7 @@ async function main() {
       const s = await once(v, args['idle-seconds']);
       samples.get(v)!.push(s);
       console.error(
-        `${v} #${run + 1}: listening ${s.listeningMs.toFixed(0)} ms, /health ${s.healthMs.toFixed(0)} ms, rss ${s.rssMB.toFixed(1)} MB (after gc ${s.rssAfterGcMB} MB), heap ${s.heapMB} MB`,
+        `${v} #${run + 1}: listening ${s.listeningMs.toFixed(0)} ms (cpu ${s.cpuMs} ms), /health ${s.healthMs.toFixed(0)} ms, rss ${s.rssMB.toFixed(1)} MB (after gc ${s.rssAfterGcMB} MB), heap ${s.heapMB} MB`,
       );
     }
   }
@@ -121,6 +129,7 @@ async function main() {
           median: +median(ss.map((s) => s.listeningMs)).toFixed(0),
           min: +Math.min(...ss.map((s) => s.listeningMs)).toFixed(0),
         },
+        cpuMs: { median: median(ss.map((s) => s.cpuMs)), min: Math.min(...ss.map((s) => s.cpuMs)) },
         healthMs: { median: +median(ss.map((s) => s.healthMs)).toFixed(0), min: +Math.min(...ss.map((s) => s.healthMs)).toFixed(0) },
         idleRssMB: +median(ss.map((s) => s.rssMB)).toFixed(1),
         idleRssAfterGcMB: +median(ss.map((s) => s.rssAfterGcMB)).toFixed(1),

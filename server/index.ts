@@ -1,5 +1,6 @@
 import { configFromEnv } from './config';
 import { startServer, ROOM_NAME } from './app';
+import { CONNECTION_CAPACITY } from './ops/config';
 import { log } from './ops/log';
 import { startLoadtestStats } from './loadtestStats';
 
@@ -8,8 +9,18 @@ async function main() {
   // SIGTERM/SIGINT drain (server/ops/drain.ts): no new rooms, games finish up to DRAIN_SECONDS, then exit.
   const server = await startServer(config, { exitOnSignal: true });
   if (process.env.LOADTEST_STATS === '1') startLoadtestStats(); // opt-in figures for loadtest/run.ts
-  const { redisUrl, publicAddress } = config.ops!;
-  log.always('listening', { port: server.port, room: ROOM_NAME, redis: redisUrl !== null, publicAddress, health: '/health' });
+  const { redisUrl, publicAddress, edge } = config.ops!;
+  // Where the connection cap came from: MAX_CONNECTIONS, or the open-file limit (server/ops/fileLimit.ts).
+  const maxConnectionsFrom = process.env.MAX_CONNECTIONS?.trim() ? 'MAX_CONNECTIONS' : CONNECTION_CAPACITY.source;
+  log.always('listening', {
+    port: server.port,
+    room: ROOM_NAME,
+    redis: redisUrl !== null,
+    publicAddress,
+    health: '/health',
+    maxConnections: edge.maxConnections,
+    maxConnectionsFrom,
+  });
 }
 
 main().catch((err) => {

@@ -4,7 +4,13 @@ import { parseArgsOrExit, ParsedArgs } from './args';
 export const RUN_FLAGS = {
   rooms: { kind: 'int', default: 20, min: 1, help: 'six-player rooms kept playing' },
   seconds: { kind: 'int', default: 15, min: 1, help: 'length of the measuring window' },
-  batch: { kind: 'int', default: 25, min: 1, help: 'rooms filled at a time during the ramp' },
+  batch: {
+    kind: 'int',
+    default: 25,
+    min: 1,
+    max: 33,
+    help: 'rooms filled at a time during the ramp (six matchmakes each stay under the default MAX_PENDING_MATCHMAKES, 200)',
+  },
   pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human', help: 'human: 1–3 s per move; fast: at once' },
   seed: { kind: 'string', default: 'loadtest' },
   'cpu-prof': { kind: 'optional', help: 'directory for the server CPU profile' },

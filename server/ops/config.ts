@@ -1,3 +1,4 @@
+import { MAX_CONNECTIONS_CEILING, processConnectionCapacity } from './fileLimit';
 import { LOG_LEVELS, LogLevel } from './log';
 
 /** Operations settings read from the environment (docs/operations.md lists every variable). */
@@ -37,7 +38,7 @@ export interface EdgeConfig {
   connectionsPerAddress: number;
   /** Matchmaking requests in progress at once in this process; past it SERVER_BUSY. */
   maxPendingMatchmakes: number;
-  /** Open TCP connections (HTTP and WebSocket); past it new ones get SERVER_BUSY and are closed. */
+  /** Open TCP connections (HTTP and WebSocket); past it new ones get SERVER_BUSY and are closed. Default: from the open-file limit (./fileLimit.ts). */
   maxConnections: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -58,6 +59,9 @@ export interface EdgeConfig {
   opsOnPublicPort: boolean;
 }
 
+/** This process's default MAX_CONNECTIONS and where it came from (logged at start by server/index.ts). */
+export const CONNECTION_CAPACITY = processConnectionCapacity();
+
 export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   maxBodyBytes: 4096,
   createsPerMinute: 10,
@@ -66,7 +70,7 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   pendingSeatsPerAddress: 3,
   connectionsPerAddress: 64,
   maxPendingMatchmakes: 200,
-  maxConnections: 10_000,
+  maxConnections: CONNECTION_CAPACITY.maxConnections,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 15_000,
   idleTimeoutMs: 30_000,
@@ -157,6 +161,11 @@ export function opsConfigFromEnv(port: number, env: Env = process.env): OpsConfi
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
 
   const edge = edgeConfigFromEnv(env, port);
+  if (edge.maxConnections > CONNECTION_CAPACITY.maxConnections && CONNECTION_CAPACITY.source.startsWith('open-file limit')) {
+    warnings.push(
+      `MAX_CONNECTIONS ${edge.maxConnections} is more than the open-file limit leaves room for (${CONNECTION_CAPACITY.maxConnections}): raise the limit (ulimit -n, LimitNOFILE) or connections past it fail`,
+    );
+  }
   return {
     redisUrl,
     publicAddress,
@@ -209,7 +218,7 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     pendingSeatsPerAddress: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_ADDRESS', d.pendingSeatsPerAddress, 0, 10_000),
     connectionsPerAddress: limitsOff ? 0 : int(env, 'CONNECTIONS_PER_ADDRESS', d.connectionsPerAddress, 0, 1_000_000),
     maxPendingMatchmakes: int(env, 'MAX_PENDING_MATCHMAKES', d.maxPendingMatchmakes, 1, 100_000),
-    maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, MAX_CONNECTIONS_CEILING),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_SECONDS', d.headersTimeoutMs / 1000, 1, 600) * 1000,
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', d.requestTimeoutMs / 1000, 1, 600) * 1000,
     idleTimeoutMs: int(env, 'IDLE_TIMEOUT_SECONDS', d.idleTimeoutMs / 1000, 1, 3600) * 1000,
