@@ -7,9 +7,11 @@
  * the WebSocket always reaches the process that holds the room.
  */
 import { matchMaker, RedisDriver, RedisPresence, ServerOptions } from 'colyseus';
+import { MemoryRoomCodes, setRoomCodeStore } from '../room/roomCode';
 import type { OpsConfig } from './config';
 import { DRAINING_KEY } from './drain';
-import { log } from './log';
+import { logRedisErrors, openRedisLink } from './redisLink';
+import { RedisRoomCodes } from './redisRoomCodes';
 
 type ScaleOptions = Pick<ServerOptions, 'presence' | 'driver' | 'publicAddress' | 'selectProcessIdToCreateRoom'>;
 
@@ -17,7 +19,12 @@ type ScaleOptions = Pick<ServerOptions, 'presence' | 'driver' | 'publicAddress' 
 export function scaleOutOptions(ops: OpsConfig): ScaleOptions {
   const options: ScaleOptions = {};
   if (ops.publicAddress) options.publicAddress = ops.publicAddress;
-  if (!ops.redisUrl) return options;
+  if (!ops.redisUrl) {
+    setRoomCodeStore(new MemoryRoomCodes());
+    return options;
+  }
+  // Room codes are claimed in Redis, unique across every process (server/ops/redisRoomCodes.ts).
+  setRoomCodeStore(new RedisRoomCodes(openRedisLink(ops.redisUrl), () => matchMaker.processId));
   const presence = new RedisPresence(ops.redisUrl);
   const driver = new RedisDriver(ops.redisUrl);
   const internals = presence as unknown as { pub: RedisEvents; sub: RedisEvents };
@@ -41,18 +48,4 @@ export async function selectProcess(): Promise<string> {
 
 interface RedisEvents {
   on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-/**
- * ioredis retries by itself and prints "Unhandled error event" per failed attempt when nobody
- * listens: log it as a JSON line instead, at most once every 5 s per connection.
- */
-function logRedisErrors(connection: string, client: RedisEvents | undefined): void {
-  let last = 0;
-  client?.on('error', (error) => {
-    const now = Date.now();
-    if (now - last < 5000) return;
-    last = now;
-    log.warn('redis.error', { connection }, error);
-  });
 }
