@@ -1,4 +1,5 @@
 import { matchMaker } from 'colyseus';
+import { localRoom, ownValue } from './localRoom';
 
 /**
  * Lobbies each client address has created and that are still open. A lobby of this process
@@ -33,7 +34,7 @@ export class LobbyLedger {
     const t = this.now();
     const still = list.filter(({ roomId, local, at }) => {
       if (!local) return t - at < this.lifetimeMs;
-      const room = matchMaker.getRoomById(roomId) as { state?: { phase?: string } } | undefined;
+      const room = localRoom<{ state?: { phase?: string } }>(roomId);
       return room !== undefined && room.state?.phase === 'lobby';
     });
     if (still.length === 0) this.byAddress.delete(address);
@@ -76,10 +77,8 @@ export class PendingSeats {
     const still = list.filter(({ roomId, sessionId, local, until }) => {
       if (t >= until) return false;
       if (!local) return true;
-      const seats = (
-        matchMaker.getRoomById(roomId) as unknown as { reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> } | undefined
-      )?.reservedSeats;
-      const seat = seats ? Object.getOwnPropertyDescriptor(seats, sessionId)?.value : undefined;
+      const seats = localRoom<{ reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> }>(roomId)?.reservedSeats;
+      const seat = ownValue(seats, sessionId);
       return seat !== undefined && seat[2] === false;
     });
     if (still.length === 0) this.byAddress.delete(address);

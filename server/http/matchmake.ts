@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchMaker } from 'colyseus';
 import type { EdgeConfig } from '../ops/config';
 import { ErrorCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
-import { RULE_MESSAGES, RuleErrorCode } from '../rules';
+import { RULE_MESSAGES } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
 import { SeatedRoom, seatRefusal } from '../room/reservations';
 import { clientAddress } from './clientAddress';
@@ -10,6 +10,7 @@ import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
 import { LobbyLedger, PendingSeats } from './lobbies';
 import { MinuteWindow } from './windows';
+import { localRoom, ownValue } from './localRoom';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them). */
 const MATCHMAKE_INVALID_CRITERIA = 4211;
@@ -46,6 +47,19 @@ interface Refusal {
   status: number;
   code: ErrorCode;
   field?: string;
+}
+
+/** A refusal we built (not anything else a promise may reject with: a thrown Error is a server error). */
+function isRefusal(value: unknown): value is Refusal {
+  const r = value as Refusal | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    !(r instanceof Error) &&
+    Number.isInteger(r.status) &&
+    typeof r.code === 'string' &&
+    (Object.prototype.hasOwnProperty.call(ROOM_MESSAGES, r.code) || Object.prototype.hasOwnProperty.call(RULE_MESSAGES, r.code))
+  );
 }
 
 /**
@@ -135,10 +149,13 @@ export class MatchmakeGuard {
       this.matchmake(method, target, body, address, req)
         .then(
           (reply) => send(res, 200, headers, reply),
-          (outcome: Refusal | FixedReply) =>
-            outcome instanceof FixedReply
-              ? send(res, 200, headers, { code: outcome.code, error: outcome.error })
-              : this.refuse(req, res, headers, outcome),
+          (outcome: unknown) => {
+            if (outcome instanceof FixedReply) return send(res, 200, headers, { code: outcome.code, error: outcome.error });
+            if (isRefusal(outcome)) return this.refuse(req, res, headers, outcome);
+            // Anything else is our failure: answered at once as one, never passed on as a refusal.
+            edgeFailed('matchmake', outcome);
+            this.refuse(req, res, headers, { status: 500, code: 'SERVER_ERROR' });
+          },
         )
         .finally(done);
     });
@@ -267,7 +284,11 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 function messageFor(code: ErrorCode): string {
-  return (ROOM_MESSAGES as Record<string, string>)[code] ?? RULE_MESSAGES[code as RuleErrorCode] ?? ROOM_MESSAGES.SERVER_ERROR;
+  return (
+    ownValue(ROOM_MESSAGES as Record<string, string>, code) ??
+    ownValue(RULE_MESSAGES as Record<string, string>, code) ??
+    ROOM_MESSAGES.SERVER_ERROR
+  );
 }
 
 /**
@@ -296,8 +317,8 @@ export function matchmakerRefusal(error: unknown, spectator: boolean, why: Error
   const e = error as { code?: unknown; message?: unknown; name?: unknown };
   const text = typeof e?.message === 'string' ? e.message : '';
   const ours = /^([A-Z][A-Z_]+): /.exec(text);
-  if (ours && ours[1] in ROOM_MESSAGES) return { status: 200, code: ours[1] as ErrorCode };
-  if (ours && ours[1] in RULE_MESSAGES) {
+  if (ours && Object.prototype.hasOwnProperty.call(ROOM_MESSAGES, ours[1])) return { status: 200, code: ours[1] as ErrorCode };
+  if (ours && Object.prototype.hasOwnProperty.call(RULE_MESSAGES, ours[1])) {
     const field = /\(([A-Za-z]{1,32})\)$/.exec(text)?.[1];
     return { status: 200, code: ours[1] as ErrorCode, field };
   }
@@ -321,7 +342,7 @@ export class FixedReply {
 
 /** Why a room of this process refused a seat (LATE_JOIN, ROOM_FULL, ...); null for a room elsewhere. */
 function localSeatRefusal(roomId: string, options: unknown): ErrorCode | null {
-  const room = matchMaker.getRoomById(roomId) as unknown as SeatedRoom | undefined;
+  const room = localRoom<SeatedRoom>(roomId);
   return room ? seatRefusal(room, options) : null;
 }
 
