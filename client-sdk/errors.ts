@@ -38,7 +38,6 @@ const LOCAL_MESSAGES: Record<string, string> = {
   NOT_IN_ROOM: '방에 들어가 있지 않아요.',
   TIMEOUT: '서버가 대답하지 않아요. 잠시 후에 다시 해요.',
   NO_SAVED_SEAT: '돌아갈 자리가 없어요.',
-  ROOM_NOT_FOUND: '그런 방이 없어요. 방 번호를 다시 확인해요.',
   ROOM_CLOSED: '방이 닫혔어요. 새 방에서 다시 모여요.',
   SEAT_GONE: '돌아갈 자리가 없어졌어요. 방에 다시 들어가요.',
   ...ROOM_MESSAGES,

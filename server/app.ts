@@ -18,6 +18,7 @@ import { trackRooms } from './ops/rooms';
 import { scaleOutOptions } from './ops/scale';
 import { startRecords } from './store';
 import { gamesRouter } from './http/games';
+import { answerClientErrors, answerEverythingInJson } from './http/errors';
 
 /** Re-exported for older imports; the name lives in server/protocol.ts. */
 export { ROOM_NAME };
@@ -60,6 +61,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv);
   if (records) app.use(gamesRouter(records.writer));
   CockroachRoom.records = records?.writer ?? null;
+  answerEverythingInJson(app); // last: JSON 404 and JSON errors, never Express's HTML page (server/http/errors.ts)
 
   const httpServer = createEdgeServer(ops.edge);
   const gameServer = new Server({
@@ -126,7 +128,9 @@ function edgeApp(): express.Express {
 function listenOps(ops: NonNullable<ServerConfig['ops']>): Promise<http.Server> {
   const app = edgeApp();
   mountOps(app, ops);
+  answerEverythingInJson(app);
   const server = http.createServer(app);
+  answerClientErrors(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(ops.edge.opsPort!, ops.edge.opsHost, () => resolve(server));

@@ -75,6 +75,12 @@ export const ROOM_MESSAGES = {
   PAYLOAD_TOO_LARGE: '보낸 내용이 너무 커요.',
   BAD_REQUEST: '잘못된 요청이에요.',
   LOBBY_EXPIRED: '대기실이 너무 오래 열려 있어서 닫았어요. 새 방을 만들어요.',
+  NOT_FOUND: '찾는 주소가 없어요.',
+  // PROTOCOL v3: identities (server/identity) and room codes at the edge.
+  AUTH_REQUIRED: '로그인이 필요해요. 앱에서 다시 들어와요.',
+  AUTH_INVALID: '로그인 정보가 올바르지 않아요. 앱에서 다시 들어와요.',
+  ROOM_NOT_FOUND: '그런 방이 없어요. 방 번호를 다시 확인해요.',
+  TOO_MANY_GUESSES: '틀린 방 번호를 너무 많이 넣었어요. 잠시 후에 다시 해요.',
 } as const;
 
 export type RoomErrorCode = keyof typeof ROOM_MESSAGES;

@@ -4,7 +4,8 @@ import type { RequestListener } from 'node:http';
 import type { EdgeConfig } from '../ops/config';
 import { ROOM_MESSAGES } from '../protocol';
 import { normaliseAddress } from './clientAddress';
-import { edgeRefused } from './edgeMetrics';
+import { edgeFailed, edgeRefused } from './edgeMetrics';
+import { answerClientErrors, httpErrorBody } from './errors';
 import { isMatchmakePath, MatchmakeGuard } from './matchmake';
 
 /**
@@ -22,6 +23,7 @@ export function createEdgeServer(edge: EdgeConfig): http.Server {
   });
   server.timeout = edge.idleTimeoutMs;
   limitConnections(server, edge);
+  answerClientErrors(server);
   return server;
 }
 
@@ -35,8 +37,17 @@ export function routeRequests(server: http.Server, app: RequestListener, edge: E
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
     spoke(req.socket);
-    if (isMatchmakePath(req.url)) guard.handle(req, res);
-    else app(req, res);
+    try {
+      if (isMatchmakePath(req.url)) guard.handle(req, res);
+      else app(req, res);
+    } catch (error) {
+      // Nothing a request carries may throw past here; if it does, one JSON answer, one throttled line.
+      edgeFailed('router', error);
+      if (res.headersSent) return void res.end();
+      const body = JSON.stringify(httpErrorBody('SERVER_ERROR'));
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    }
   });
   return guard;
 }
