@@ -4,8 +4,9 @@ import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /**
  * The SDK's liveness probe: answered at once with `pong` (echoing `t`), so a phone notices a
- * silently lost network in seconds. Outside the message rate limit; its own small bucket drops
- * extra pings without a word.
+ * silently lost network in seconds. The room admits it first (server/room/admission.ts
+ * `admitPing`: charged like any message, within a small ping bucket), so a malformed ping is
+ * one more refused message and a flood of either kind is closed.
  */
 export class PingCommand extends RoomCommand {
   readonly action = 'ping';
@@ -13,7 +14,6 @@ export class PingCommand extends RoomCommand {
   execute({ client, message }: MessagePayload): void {
     const parsed = parsePing(message);
     if (!parsed.ok) return this.refuse('BAD_PAYLOAD');
-    if (!this.room.pingLimiter.take(client.sessionId)) return;
     client.send(SERVER_MESSAGES.pong, parsed.value.t === undefined ? {} : { t: parsed.value.t });
   }
 }

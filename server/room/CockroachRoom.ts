@@ -265,7 +265,11 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
    */
   private receive(client: Client, type: ClientMessageType, CommandClass: new () => RoomCommand, message: unknown): void {
     const id = client.sessionId;
-    if (type === 'ping') return void this.dispatcher.dispatch(new CommandClass(), { client, message });
+    if (type === 'ping')
+      return void (
+        this.admission.admitPing(client, () => this.reply(client, 'RATE_LIMITED', type)) &&
+        this.dispatcher.dispatch(new CommandClass(), { client, message })
+      );
     const within = this.admission.hasRoom(id);
     const isMove = GAME_ACTION_SET.has(type);
     if (!within && !isMove) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', type));

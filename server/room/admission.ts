@@ -1,6 +1,6 @@
 import type { Client } from 'colyseus';
 import { CLOSE_CODES } from '../protocol';
-import { FLOOD_DISCONNECT_AFTER } from './constants';
+import { FLOOD_DISCONNECT_AFTER, PING_BURST, PING_REFILL_MS } from './constants';
 import { RateLimiter } from './RateLimiter';
 
 /**
@@ -11,11 +11,32 @@ import { RateLimiter } from './RateLimiter';
  */
 export class Admission {
   private readonly bucket: RateLimiter;
+  /** `ping` also has a small bucket of its own: the SDK sends one after 2 s of silence. */
+  private readonly pings: RateLimiter;
   /** Consecutive messages refused for rate, per client. */
   private readonly streaks = new Map<string, number>();
 
   constructor(burst: number, perSecond: number, now: () => number) {
     this.bucket = new RateLimiter(burst, 1000 / perSecond, now);
+    this.pings = new RateLimiter(PING_BURST, PING_REFILL_MS, now);
+  }
+
+  /**
+   * `ping`, priced like everything else (issue 20): every ping, valid or not, costs a token of
+   * the client's bucket, and past the ping bucket (a burst of PING_BURST, then one a second:
+   * twice what the SDK sends) it is refused like any message over the limit. The first refusal
+   * of a streak is answered (`reply`), and a flood of pings is closed like any flood. True when
+   * the ping may be answered.
+   */
+  admitPing(client: Client, reply: () => void): boolean {
+    const id = client.sessionId;
+    if (!this.hasRoom(id) || !this.pings.take(id)) {
+      this.refuse(client, reply);
+      return false;
+    }
+    this.charge(id);
+    this.admitted(id);
+    return true;
   }
 
   /** Whether this client may send a message that will be charged (no token is taken). */
@@ -49,6 +70,7 @@ export class Admission {
 
   forget(id: string): void {
     this.bucket.forget(id);
+    this.pings.forget(id);
     this.streaks.delete(id);
   }
 }
