@@ -1,4 +1,4 @@
-import { ruleError, RuleError, validateOptions, GameOptions } from '../rules';
+import { ruleError, RuleError, validateOptions, GameOptions, OPTION_KEYS } from '../rules';
 // `entropy` (PROTOCOL v2 "Fair play"): 16–64 hex characters, players only.
 import { isEntropy } from '../fairness/derive';
 
@@ -89,10 +89,17 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   if (proto !== Object.prototype && proto !== null) return { ok: false, code: 'BAD_OPTIONS' };
   const record = input as Record<string, unknown>;
   const own = (key: string) => (Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined);
+  // `null` is a value of the wrong type like any other, never "not given" (issue 20).
+  for (const key of Object.keys(record)) {
+    if (record[key] !== null) continue;
+    return key === 'nickname'
+      ? { ok: false, code: 'BAD_NICKNAME' }
+      : fail(ruleError(ROOM_KEYS.has(key) ? 'BAD_OPTION' : unknownOr(key), key.slice(0, 40)));
+  }
 
-  const spectator = own('spectator') ?? false;
+  const spectator = own('spectator') === undefined ? false : own('spectator');
   if (typeof spectator !== 'boolean') return fail(ruleError('BAD_OPTION', 'spectator'));
-  const isPrivate = own('private') ?? false;
+  const isPrivate = own('private') === undefined ? false : own('private');
   if (typeof isPrivate !== 'boolean') return fail(ruleError('BAD_OPTION', 'private'));
 
   const rawEntropy = own('entropy');
@@ -114,6 +121,11 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   const options = validateOptions(gameOptions);
   if (!options.ok) return fail(options.error);
   return { ok: true, join: { spectator, nickname, private: isPrivate, entropy, options: options.options } };
+}
+
+/** A game option's key given as `null` is a bad value; any other key is unknown, as validateOptions says. */
+function unknownOr(key: string): 'BAD_OPTION' | 'UNKNOWN_OPTION' {
+  return OPTION_KEYS.includes(key) ? 'BAD_OPTION' : 'UNKNOWN_OPTION';
 }
 
 function fail(error: RuleError): JoinParse {

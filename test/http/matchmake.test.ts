@@ -101,6 +101,14 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
       [{ nickname: '\uDB40A\uDB40B' }, 'BAD_NICKNAME'],
       [{ nickname: '민수', entropy: 'xyz' }, 'BAD_OPTION', 'entropy'],
       [{}, 'BAD_NICKNAME'],
+      // null is a value of the wrong type, never "not given" (issue 20).
+      [{ nickname: '민수', spectator: null }, 'BAD_OPTION', 'spectator'],
+      [{ nickname: '민수', private: null }, 'BAD_OPTION', 'private'],
+      [{ nickname: '민수', entropy: null }, 'BAD_OPTION', 'entropy'],
+      [{ nickname: '민수', turnSeconds: null }, 'BAD_OPTION', 'turnSeconds'],
+      [{ nickname: '민수', loseCount: null }, 'BAD_OPTION', 'loseCount'],
+      [{ nickname: '민수', nope: null }, 'UNKNOWN_OPTION', 'nope'],
+      [{ nickname: null }, 'BAD_NICKNAME'],
     ];
     for (let round = 0; round < 30; round++) {
       for (const [body, code, field] of cases) {
@@ -120,6 +128,7 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
     const room = matchMaker.getRoomById(roomId) as unknown as { reservedSeats: object };
     for (let i = 0; i < 20; i++) {
       assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, {}), 400, 'BAD_NICKNAME');
+      assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, { spectator: null }), 400, 'BAD_OPTION');
       assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, { nickname: 12345, spectator: 'yes' }), 400, 'BAD_OPTION');
     }
     assert.equal(Object.keys(room.reservedSeats).length, 0, 'no reservation was made');
