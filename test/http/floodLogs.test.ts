@@ -32,19 +32,18 @@ describe('http: a flood does not become a flood of log lines', function () {
   describe('against a server', () => {
     const ts = useEdge();
     it('logs a bounded number of lines for 300 creates and 300 bad creates', async () => {
+      // The log's clock stands still: however long the flood takes on a loaded machine, the
+      // throttle may only let its burst through (the refill is shown above with a moving clock).
+      setLogClock(() => 0);
       setLogSink((l) => lines.push(l));
       setLogLevel('info');
-      const started = Date.now();
       for (let i = 0; i < 300; i++) {
         await post(ts.server.port, `/matchmake/create/${ROOM_NAME}`, { nickname: `n${i}` });
         await post(ts.server.port, `/matchmake/create/${ROOM_NAME}`, { hasOwnProperty: 1 });
       }
       await Promise.all(matchMaker.disconnectAll());
-      const seconds = (Date.now() - started) / 1000;
       const created = lines.filter((l) => l.includes('"room.created"')).length;
-      assert.ok(seconds < 5, `flood took ${seconds} s: too slow to show the throttle`);
-      assert.ok(created <= LOG_BURST + Math.ceil(LOG_LINES_PER_SECOND * seconds), `${created} room.created lines in ${seconds} s`);
-      assert.ok(created < 300);
+      assert.equal(created, LOG_BURST, `${created} room.created lines for 300 rooms`);
       assert.equal(lines.filter((l) => /errStack|"level":"error"/.test(l)).length, 0, 'no stack for a bad create');
     });
   });

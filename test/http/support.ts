@@ -109,12 +109,44 @@ export function timerCount(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 }
 
-/** Opens a TCP connection that sends nothing; resolves with it once connected. */
+/**
+ * Opens a TCP connection that sends nothing; resolves with it once connected. It reads (and drops)
+ * whatever the server sends: a socket that never reads never sees the server's close once the
+ * server wrote anything first (the JSON 408 for a request that timed out), which is what made the
+ * idle-socket test miss a close under load (issue 19 item 6).
+ */
 export function idleSocket(port: number, from?: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port, localAddress: from }, () => resolve(socket));
     socket.on('error', reject);
+    socket.resume();
   });
+}
+
+/**
+ * Resolves once every HTTP timeout of the server has run out at least once since the call: three
+ * witness connections, one silent (headers timeout), one with its headers and half a body (request
+ * timeout), one that asked and then idles (keep-alive and idle timeouts), each closed by the
+ * server. A connection opened before the call that is still open afterwards outlived them all.
+ * No fixed sleep: it waits on the server's own closes.
+ */
+export async function pastHttpTimeouts(port: number, ms = 20_000): Promise<void> {
+  const closedBy = (socket: net.Socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const silent = await idleSocket(port);
+  const halfBody = await idleSocket(port);
+  halfBody.write('POST /matchmake/create/cockroach-poker HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nx');
+  const asked = await idleSocket(port);
+  asked.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error('an HTTP timeout never closed its witness')), ms)),
+  );
+  try {
+    await Promise.race([Promise.all([closedBy(silent), closedBy(halfBody), closedBy(asked)]), late]);
+  } finally {
+    clearTimeout(timer);
+    for (const s of [silent, halfBody, asked]) s.destroy();
+  }
 }
 
 export async function waitFor(test: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
