@@ -1,11 +1,14 @@
 import { Client, Room } from 'colyseus.js';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
-import { joinError, localError, SdkError } from './errors';
+import { errorFor, joinError, localError } from './errors';
+import { EndpointInput, parseEndpoint } from './endpoint';
 import { freshEntropy } from './entropy';
+import { AppToken, IdentityKeeper } from './identity';
 import { reconnectSeat } from './reconnect';
 import { firstState } from './firstState';
 import { GameSession, SessionOptions } from './session';
+import type { Phase } from './snapshot';
 import { MemoryTokenStore, TokenStore } from './tokenStore';
 import { ROOM_NAME } from '../server/protocol';
 
@@ -16,7 +19,7 @@ export type CreateOptions = Partial<GameOptions> & { private?: boolean };
 export interface RoomListing {
   roomId: string;
   clients: number;
-  phase: string;
+  phase: Phase;
   seats: number;
   maxSeats: number;
   spectators: number;
@@ -25,8 +28,18 @@ export interface RoomListing {
 }
 
 export interface ClientOptions {
-  /** Where the seat is kept for resuming (memory unless the app gives its own). */
+  /** Where the seat and the guest identity are kept for resuming (memory unless the app gives its own). */
   store?: TokenStore;
+  /**
+   * App mode: the app backend's JWT for this player, or a function that returns a fresh one
+   * (called before every matchmaking request, reconnections included).
+   */
+  appToken?: AppToken;
+  /**
+   * Without `appToken`: fetch a guest identity from the server once (`POST /api/guest`) and keep
+   * it in the store (default true). false: play anonymously.
+   */
+  guest?: boolean;
   /**
    * Seconds to keep trying after a drop while the server cannot be reached (default 300). An
    * answer that the seat is gone ends the attempt at once (`reconnectFailed`).
@@ -42,6 +55,11 @@ export interface ClientOptions {
    * 11000 ms). Until then a refused token means "not yet", not "gone".
    */
   serverNoticeMs?: number;
+  /**
+   * Seconds to keep trying while the server answers but fails (5xx) before giving up with
+   * SERVER_ERROR (default 60; the seat is kept for resume()). Tries are spaced 1 s, 2 s, … 15 s.
+   */
+  serverErrorSeconds?: number;
 }
 
 /** After an app restart or a reload the old socket was closed just now: the server may take a moment to free it. */
@@ -54,12 +72,22 @@ const RESUME_NOTICE_MS = 3000;
 export class CockroachClient {
   readonly colyseus: Client;
   private readonly sessionOptions: SessionOptions;
+  private readonly identity: IdentityKeeper;
 
-  constructor(endpoint = 'ws://127.0.0.1:2567', options: ClientOptions = {}) {
-    this.colyseus = new Client(endpoint);
+  /**
+   * `endpoint`: `wss://game.example.com` (or ws://, http://, https://, with a port and a path),
+   * parsed here, never with the platform's `URL` (React Native's cannot), or colyseus.js's
+   * settings object `{ hostname, port, secure, pathname }`. A malformed string throws a TypeError.
+   */
+  constructor(endpoint: string | EndpointInput = 'ws://127.0.0.1:2567', options: ClientOptions = {}) {
+    this.colyseus = new Client(parseEndpoint(endpoint));
+    const store = options.store ?? new MemoryTokenStore();
+    this.identity = new IdentityKeeper(this.colyseus, { appToken: options.appToken, guest: options.guest ?? true }, store);
     this.sessionOptions = {
-      store: options.store ?? new MemoryTokenStore(),
+      store,
+      identity: this.identity,
       graceSeconds: options.graceSeconds ?? 300,
+      serverErrorSeconds: options.serverErrorSeconds ?? 60,
       actionTimeoutMs: options.actionTimeoutMs ?? 15000,
       pingIntervalMs: options.pingIntervalMs ?? 2000,
       deadAfterMs: options.deadAfterMs ?? 5000,
@@ -100,6 +128,7 @@ export class CockroachClient {
   /** Open public lobbies with a free seat. */
   async listRooms(): Promise<RoomListing[]> {
     try {
+      await this.identity.apply();
       const rooms = await this.colyseus.getAvailableRooms(ROOM_NAME);
       return rooms.map((r) => ({ roomId: r.roomId, clients: r.clients, ...(r.metadata as Omit<RoomListing, 'roomId' | 'clients'>) }));
     } catch (error) {
@@ -119,13 +148,17 @@ export class CockroachClient {
     const now = Date.now();
     const outcome = await reconnectSeat(this.colyseus, seat.token, {
       firstDelayMs: 0,
+      spreadMs: 0,
       giveUpAt: now,
+      serverErrorUntil: now,
       goneAfter: now + RESUME_NOTICE_MS,
-      cancelled: () => false,
+      beforeTry: () => this.identity.apply(),
+      renewIdentity: (code) => this.identity.renew(code),
     });
     if ('error' in outcome) {
-      if (outcome.error.code !== 'CONNECTION_FAILED') await this.sessionOptions.store.clear();
-      throw new SdkError(outcome.error.code, outcome.error.message, 'resume');
+      const keep = outcome.error.code === 'CONNECTION_FAILED' || outcome.error.code === 'SERVER_ERROR';
+      if (!keep) await this.sessionOptions.store.clear();
+      throw errorFor(outcome.error, 'resume');
     }
     return new GameSession(this.colyseus, outcome.opened, false, this.sessionOptions);
   }
@@ -133,9 +166,18 @@ export class CockroachClient {
   private async enter(action: string, connect: () => Promise<Room<CockroachState>>, spectator: boolean): Promise<GameSession> {
     let room: Room<CockroachState>;
     try {
+      await this.identity.apply();
       room = await connect();
     } catch (error) {
-      throw joinError(error, action);
+      const refused = joinError(error, action);
+      // A guest identity the server no longer accepts is exchanged once; an app token function is asked again.
+      if ((refused.code !== 'AUTH_INVALID' && refused.code !== 'AUTH_REQUIRED') || !(await this.identity.renew(refused.code)))
+        throw refused;
+      try {
+        room = await connect();
+      } catch (again) {
+        throw joinError(again, action);
+      }
     }
     return new GameSession(this.colyseus, await firstState(room), spectator, this.sessionOptions);
   }

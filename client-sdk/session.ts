@@ -4,17 +4,19 @@ import type { CockroachResult } from '../server/rules/result';
 import { CHAT_PHRASES, ChatPhrase, ClientMessageType, CLOSE_CODES, GAME_ACTIONS, ROOM_MESSAGES, SERVER_MESSAGES } from '../server/protocol';
 import type { CockroachState } from '../server/schema/CockroachState';
 import { Emitter } from './emitter';
-import { localError, SdkError } from './errors';
+import { errorFor, localError, SdkError, SdkErrorCode } from './errors';
 import { ActionName, offerTargets, passOptions, peekAvailability } from './helpers';
 import type { OpenedRoom } from './firstState';
 import { Liveness } from './liveness';
-import { reconnectSeat } from './reconnect';
+import type { IdentityKeeper } from './identity';
+import { ReconnectAttempt } from './reconnect';
 import { buildSnapshot, GameSnapshot, RevealSnapshot } from './snapshot';
 import type { TokenStore } from './tokenStore';
 
 export type BotLevel = 'easy' | 'smart';
 
-export interface SessionEvents extends Record<string, unknown> {
+/** Every event of a session, by name: a closed list (`on('chnage', …)` fails to compile). */
+export interface SessionEvents {
   /** The decoded state changed: a fresh snapshot. */
   change: GameSnapshot;
   /** It is my turn (announced again after a reconnect): what I may do, and the time left on the server's clock. */
@@ -30,7 +32,7 @@ export interface SessionEvents extends Record<string, unknown> {
   /** The connection dropped (or went silent); the SDK is taking the seat back. */
   connectionLost: { code: number };
   reconnected: GameSnapshot;
-  /** The seat could not be taken back: ROOM_CLOSED, SEAT_GONE or CONNECTION_FAILED. `left` follows. */
+  /** The seat could not be taken back: ROOM_CLOSED, SEAT_GONE, CONNECTION_FAILED, SERVER_ERROR, KICKED or AUTH_*. `left` follows. */
   reconnectFailed: SdkError;
   /** The session is over: I left, the room closed, or the seat could not be taken back. */
   left: { code: number };
@@ -49,8 +51,12 @@ interface Pending {
 
 export interface SessionOptions {
   store: TokenStore;
+  /** Puts the player's identity on every reconnection request. */
+  identity?: IdentityKeeper;
   /** How long to keep trying to reach the server after a drop before giving up. */
   graceSeconds: number;
+  /** How long to keep trying while the server answers 5xx before giving up. */
+  serverErrorSeconds: number;
   /** How long an action may wait for its patch or refusal. */
   actionTimeoutMs: number;
   /** Silence before the SDK pings the server; 0: no ping. */
@@ -66,8 +72,12 @@ const PING: ClientMessageType = 'ping';
 /** Reported as the close code when the SDK itself gave up on a silent connection. */
 const SILENT_DROP = 1006;
 const ignore = () => undefined;
-/** How long leave() waits for the server to confirm before it closes the socket itself. */
+/** How long leave() waits for the server to confirm (or, while reconnecting, to be reached) before it gives up. */
 const LEAVE_CONFIRM_MS = 3000;
+/** The first reconnection try waits this long after a drop, plus up to RECONNECT_SPREAD_MS at random. */
+const RECONNECT_DELAY_MS = 250;
+/** Phones cut off together (a server stall) come back spread over this much time, not in one burst. */
+const RECONNECT_SPREAD_MS = 1500;
 
 /** A promise the app may ignore without an unhandled rejection; awaiting it still throws. */
 function quiet<T>(promise: Promise<T>): Promise<T> {
@@ -87,6 +97,11 @@ export class GameSession extends Emitter<SessionEvents> {
   private readonly pending = new Map<string, Pending>();
   private leaving = false;
   private reconnecting = false;
+  /** Why the session is over, once it is: later calls reject with it, never with "reconnecting". */
+  private ended: SdkError | null = null;
+  /** The reconnection under way, if any (leave() hurries it to say goodbye). */
+  private attempt: ReconnectAttempt | null = null;
+  private resuming: Promise<void> | null = null;
   /** A room given up on for its silence: its late events are ignored. */
   private dropped: Room<CockroachState> | null = null;
   private offsets: number[] = [];
@@ -189,28 +204,31 @@ export class GameSession extends Emitter<SessionEvents> {
     return quiet(this.send('chat', { phrase }, () => heard, false).finally(off));
   }
 
-  /** Leaves on purpose (mid-game this makes me away at once); the saved seat is forgotten. */
+  /**
+   * Leaves on purpose (mid-game this makes me away at once); the saved seat is forgotten. While
+   * reconnecting, the seat is taken back just long enough to tell the server (up to 3 s), or the
+   * others would wait out my turns until the grace ran out.
+   */
   async leave(): Promise<void> {
     if (this.leaving) return;
-    // While reconnecting there is no open socket whose close would announce `left`.
-    const announce = this.reconnecting || !this.room.connection.isOpen;
     this.leaving = true;
     this.liveness.stop();
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
     await this.options.store.clear();
-    if (announce) return this.emit('left', { code: CLOSE_CODES.CONSENTED });
+    if (this.ended) return; // already over (and announced)
+    this.ended = localError('NOT_IN_ROOM', 'leave');
+    if (this.reconnecting && this.attempt) {
+      // A try already on the wire may outlast this wait: if it gets the seat back later, it still says goodbye.
+      this.attempt.hurry(Date.now() + LEAVE_CONFIRM_MS);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.resuming, new Promise((resolve) => (timer = setTimeout(resolve, LEAVE_CONFIRM_MS)))]);
+      clearTimeout(timer);
+      return this.emit('left', { code: CLOSE_CODES.CONSENTED });
+    }
+    if (!this.room.connection.isOpen) return this.emit('left', { code: CLOSE_CODES.CONSENTED });
     // A socket that went silent never confirms: do not wait for it for ever.
     const room = this.room;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const confirmed = await Promise.race([
-      room.leave(true).then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LEAVE_CONFIRM_MS))),
-    ]);
-    clearTimeout(timer);
-    if (!confirmed) {
+    if (!(await leaveRoom(room))) {
       this.dropped = room;
       closeSocket(room);
       this.emit('left', { code: CLOSE_CODES.CONSENTED });
@@ -249,7 +267,8 @@ export class GameSession extends Emitter<SessionEvents> {
     // One game move at a time (the next one depends on the patch of this one).
     const busy = this.pending.has(action) || (GAME_ACTION_SET.has(action) && [...this.pending.keys()].some((k) => GAME_ACTION_SET.has(k)));
     if (busy) return quiet(Promise.reject(localError('ACTION_PENDING', action)));
-    if (this.leaving) return quiet(Promise.reject(localError('NOT_IN_ROOM', action)));
+    // Over: say why (the room closed, the seat is gone, I left), not "reconnecting".
+    if (this.ended) return quiet(Promise.reject(errorFor(this.ended, action)));
     if (this.reconnecting || !this.room.connection.isOpen) return quiet(Promise.reject(localError('CONNECTION_LOST', action)));
     return quiet(
       new Promise<void>((resolve, reject) => {
@@ -287,7 +306,7 @@ export class GameSession extends Emitter<SessionEvents> {
     const handlers: Record<string, (message: never) => void> = {
       [SERVER_MESSAGES.error]: (e: { code: string; message: string; action: string }) => {
         if (e.action === PING) return; // a server without `pong` still proves it is there
-        const error = new SdkError(e.code, e.message, e.action);
+        const error = new SdkError(e.code as SdkErrorCode, e.message, e.action);
         const p = this.pending.get(e.action);
         if (p) this.settle(p, error);
         else this.emit('error', error);
@@ -356,33 +375,58 @@ export class GameSession extends Emitter<SessionEvents> {
 
   private async onLeave(code: number) {
     this.liveness.stop();
-    if (this.leaving || this.spectator || code === CLOSE_CODES.CONSENTED) {
-      for (const p of [...this.pending.values()]) this.settle(p, localError(this.leaving ? 'NOT_IN_ROOM' : 'CONNECTION_LOST', p.action));
+    if (this.leaving) {
+      // leave() announces `left` itself, once the server has confirmed (or could not).
+      for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
+      if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code });
+      return;
+    }
+    if (this.spectator || code === CLOSE_CODES.CONSENTED) {
       // The server closes with CONSENTED only when the room itself closes: the seat is gone.
-      if (!this.leaving && !this.spectator) await this.options.store.clear();
+      this.ended = localError(this.spectator && code !== CLOSE_CODES.CONSENTED ? 'NOT_IN_ROOM' : 'ROOM_CLOSED', 'room');
+      for (const p of [...this.pending.values()]) this.settle(p, errorFor(this.ended, p.action));
+      if (!this.spectator) await this.options.store.clear();
       this.emit('left', { code });
       return;
     }
     await this.resumeSeat(code);
   }
 
-  private async resumeSeat(code: number) {
+  private resumeSeat(code: number): Promise<void> {
+    this.resuming = this.takeSeatBack(code).finally(() => {
+      this.resuming = null;
+      this.attempt = null;
+    });
+    return this.resuming;
+  }
+
+  private async takeSeatBack(code: number) {
     this.reconnecting = true;
     this.liveness.stop();
     const heardAt = this.liveness.heardAt;
     // Moves in flight wait for the reconnect: the fresh state says whether they were applied.
     for (const p of this.pending.values()) clearTimeout(p.timer);
-    this.emit('connectionLost', { code });
     const now = Date.now();
-    const outcome = await reconnectSeat(this.client, this.room.reconnectionToken, {
-      firstDelayMs: 250,
+    const identity = this.options.identity;
+    this.attempt = new ReconnectAttempt(this.client, this.room.reconnectionToken, {
+      firstDelayMs: RECONNECT_DELAY_MS,
+      spreadMs: RECONNECT_SPREAD_MS,
       giveUpAt: now + this.options.graceSeconds * 1000,
+      serverErrorUntil: now + this.options.serverErrorSeconds * 1000,
       goneAfter: Math.max(now, heardAt + this.options.serverNoticeMs),
-      cancelled: () => this.leaving,
+      beforeTry: identity && (() => identity.apply()),
+      renewIdentity: identity && ((refused) => identity.renew(refused)),
     });
+    const running = this.attempt.run();
+    this.emit('connectionLost', { code });
+    const outcome = await running;
     this.reconnecting = false;
     if ('opened' in outcome) {
-      if (this.leaving) return void outcome.opened.room.leave(true).catch(ignore);
+      // Back only to say goodbye: the server marks the seat left (away at once mid-game).
+      if (this.leaving) {
+        if (!(await leaveRoom(outcome.opened.room))) closeSocket(outcome.opened.room);
+        return;
+      }
       this.bind(outcome.opened);
       this.settleAfterReconnect();
       this.emit('reconnected', this.current);
@@ -391,9 +435,10 @@ export class GameSession extends Emitter<SessionEvents> {
     }
     if (this.leaving) return;
     const failed = outcome.error;
-    for (const p of [...this.pending.values()]) this.settle(p, new SdkError(failed.code, failed.message, p.action));
-    // A seat the server no longer holds is forgotten; one it could not be asked about is kept for resume().
-    if (failed.code !== 'CONNECTION_FAILED') await this.options.store.clear();
+    this.ended = failed;
+    for (const p of [...this.pending.values()]) this.settle(p, errorFor(failed, p.action));
+    // A seat the server no longer holds is forgotten; one it could not be asked about (or that it failed to answer for) is kept for resume().
+    if (failed.code !== 'CONNECTION_FAILED' && failed.code !== 'SERVER_ERROR') await this.options.store.clear();
     this.emit('reconnectFailed', failed);
     this.emit('left', { code });
   }
@@ -406,6 +451,20 @@ export class GameSession extends Emitter<SessionEvents> {
       else this.settle(p, localError('CONNECTION_LOST', p.action));
     }
   }
+}
+
+/** Leaves a room consented; false when the server did not confirm within LEAVE_CONFIRM_MS. */
+async function leaveRoom(room: Room<CockroachState>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const confirmed = await Promise.race([
+    room.leave(true).then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LEAVE_CONFIRM_MS))),
+  ]);
+  clearTimeout(timer);
+  return confirmed;
 }
 
 /** Ends a socket that went silent. Node's `ws` can terminate at once; a browser closes as it can. */

@@ -4,7 +4,8 @@ import { whatCanDo, ActionName } from './helpers';
 import { groupHand } from './hands';
 import type { CockroachResult } from '../server/rules/result';
 import type { CockroachState } from '../server/schema/CockroachState';
-import { OPTION_SPECS, WireOptions } from '../server/rules/options';
+import { OPTION_SPECS } from '../server/rules/options';
+import type { SnapshotOptions } from './options';
 
 export type Phase = 'lobby' | 'playing' | 'ended';
 
@@ -75,7 +76,7 @@ export interface GameSnapshot {
   hostId: string;
   isHost: boolean;
   /** Every create option (server/rules/options.ts), `loseCount` resolved by seat count in the lobby. */
-  options: WireOptions;
+  options: SnapshotOptions;
   /** Applied actions so far; the SDK quotes it in every action. */
   step: number;
   /** Seat order once started (join order in the lobby). */

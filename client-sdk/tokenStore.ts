@@ -7,17 +7,25 @@ export interface SavedSeat {
 }
 
 /**
- * Where the seat is kept. Memory by default; back it with AsyncStorage, localStorage or
- * SecureStore in the app so a restart can resume. Methods may be sync or async.
+ * Where the seat is kept, and the guest identity. Memory by default; back it with AsyncStorage,
+ * localStorage or SecureStore in the app so a restart can resume. Methods may be sync or async.
  */
 export interface TokenStore {
   load(): SavedSeat | null | Promise<SavedSeat | null>;
   save(seat: SavedSeat): void | Promise<void>;
+  /** Forgets the seat (the guest identity stays). */
   clear(): void | Promise<void>;
+  /**
+   * The guest identity (`POST /api/guest`), kept apart from the seat: it outlives every room.
+   * Without these two the guest identity lasts as long as the CockroachClient.
+   */
+  loadGuest?(): string | null | Promise<string | null>;
+  saveGuest?(token: string): void | Promise<void>;
 }
 
 export class MemoryTokenStore implements TokenStore {
   private seat: SavedSeat | null = null;
+  private guest: string | null = null;
 
   load(): SavedSeat | null {
     return this.seat;
@@ -29,5 +37,13 @@ export class MemoryTokenStore implements TokenStore {
 
   clear(): void {
     this.seat = null;
+  }
+
+  loadGuest(): string | null {
+    return this.guest;
+  }
+
+  saveGuest(token: string): void {
+    this.guest = token;
   }
 }

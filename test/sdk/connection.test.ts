@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ClientOptions, CockroachClient, GameSession, MemoryTokenStore } from '../../client-sdk/index';
+import { ClientOptions, CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
 import { useTestServer } from '../support/server';
 import { dropSocket, holdReconnects, loseNetwork, next, rejects, roomOf, silenceSocket, until, leaveAfterEach } from './support';
 
@@ -130,18 +130,38 @@ describe('SDK: connections a phone survives', function () {
     }
   });
 
-  it('leaves at once while reconnecting, and within a few seconds from a silent socket', async () => {
+  it('leave() while reconnecting tells the server: the others see the seat left at once, not after the grace', async () => {
     const { a, b } = await startedPair(ts.endpoint);
-    holdReconnects(a);
+    const release = holdReconnects(a);
     const lost = next(a, 'connectionLost');
     dropSocket(a);
     await lost;
-    const aLeft = next(a, 'left', 1000);
+    await until(b, () => b.snapshot.seats.find((s) => s.id === a.me)?.connected === false, 'b sees the drop');
+    const left = next(a, 'left');
+    const leaving = a.leave();
+    release();
+    await leaving;
+    await left;
+    await until(b, () => b.snapshot.seats.find((s) => s.id === a.me)?.away === true, 'b sees a leave', 5000);
+    const seat = ts.serverRoom(b.roomId).state.players.get(a.me!)!;
+    assert.equal(seat.away, true);
+    await rejects(a.offer(firstCard(a), b.me!, 'rat'), 'NOT_IN_ROOM');
+  });
+
+  it('leave() gives up within a few seconds when the server cannot be reached, and from a silent socket', async () => {
+    const { a, b } = await startedPair(ts.endpoint);
+    holdReconnects(a); // never answered
+    const lost = next(a, 'connectionLost');
+    dropSocket(a);
+    await lost;
+    const aLeft = next(a, 'left');
+    let startedAt = Date.now();
     await a.leave();
     await aLeft;
+    assert.ok(Date.now() - startedAt < 4000, `${Date.now() - startedAt} ms`);
     silenceSocket(b);
     const bLeft = next(b, 'left');
-    const startedAt = Date.now();
+    startedAt = Date.now();
     await b.leave();
     await bLeft;
     assert.ok(Date.now() - startedAt < 4000);
@@ -169,6 +189,12 @@ describe('SDK: connections a phone survives', function () {
     assert.match(error.message, /[\uAC00-\uD7A3]/);
     assert.ok(Date.now() - releasedAt < 3000, 'no retrying for a closed room');
     assert.equal(store.load(), null, 'the host saw the room close: its seat is forgotten too');
+    // After the end a move says why, never "reconnecting".
+    for (const session of [friend, host]) {
+      const refused = await session.chat('nice').catch((e: SdkError) => e);
+      assert.ok(refused instanceof SdkError && refused.code === 'ROOM_CLOSED', String(refused));
+      assert.doesNotMatch(refused.message, /연결하는 중/);
+    }
     await Promise.all([a.leave(), b.leave()]);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { activePlayer, legalActions, passTargets, peekRefusal, seedRng, viewFor } from '../../server/rules';
+import { activePlayer, legalActions, passTargets, peekRefusal, RULE_MESSAGES, seedRng, viewFor } from '../../server/rules';
 import { CockroachClient, MemoryTokenStore } from '../../client-sdk/index';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
@@ -97,8 +97,9 @@ describe('client SDK against a real server', function () {
     await until(c, () => c.snapshot.step === 3, 'c up to date');
     assert.deepEqual(c.peekAvailability(), {
       allowed: false,
-      reason: { code: 'NO_PASS_TARGET', message: c.peekAvailability().reason!.message },
+      reason: { code: 'NO_PASS_TARGET', message: RULE_MESSAGES.NO_PASS_TARGET },
     });
+    assert.match(RULE_MESSAGES.NO_PASS_TARGET, /[\uAC00-\uD7A3]/, 'the Korean sentence the button shows');
     await rejects(c.peek(), 'NO_PASS_TARGET');
     const revealed = new Promise((resolve) => a.once('revealed', resolve));
     await c.call(true);
