@@ -21,6 +21,11 @@ export type SkinName = 'bugs' | 'animals';
 export interface Skin {
   name: SkinName;
   label: string;
+  /** The game's name in this skin (header, tab title) and its emoji. */
+  title: string;
+  logo: string;
+  /** The tab's icon, one of this skin's pictures (served under /play/art/). */
+  icon: string;
   /** Display name per kind key; the keys stay the server's kinds. */
   names: Record<Kind, string>;
   svg: Record<Kind, string>;
@@ -34,6 +39,9 @@ export const SKINS: Record<SkinName, Skin> = {
   bugs: {
     name: 'bugs',
     label: '벌레',
+    title: '벌레 블러핑',
+    logo: '🐞',
+    icon: 'art/bugs/rat.svg',
     names: { ...KIND_NAMES_KO },
     svg: {
       cockroach: bugs_cockroach,
@@ -49,6 +57,9 @@ export const SKINS: Record<SkinName, Skin> = {
   animals: {
     name: 'animals',
     label: '동물',
+    title: '동물 블러핑',
+    logo: '🐶',
+    icon: 'art/animals/cockroach.svg',
     names: {
       cockroach: '강아지',
       bat: '고양이',
@@ -75,12 +86,4 @@ export const SKINS: Record<SkinName, Skin> = {
 export { KINDS };
 export type { Kind };
 
-/** "이건 쥐야!" / "이건 고양이야!": the copula follows the last syllable (받침 → 이야). */
-export function claimLine(name: string): string {
-  return `이건 ${name}${hasFinalConsonant(name) ? '이야' : '야'}!`;
-}
-
-export function hasFinalConsonant(word: string): boolean {
-  const code = word.charCodeAt(word.length - 1) - 0xac00;
-  return code >= 0 && code <= 11171 && code % 28 !== 0;
-}
+export { claimLine, hasFinalConsonant } from './words';

@@ -1,7 +1,7 @@
 import type { CreateOptions, RoomListing } from '../../client-sdk/index';
 import { claimLine, KINDS } from './art';
 import { art, el, replace } from './dom';
-import type { Page } from './main';
+import type { Page } from './page';
 import { prefs } from './store';
 
 const MAX_NICK = 12;

@@ -1,7 +1,8 @@
 import type { GameSession, SeatSnapshot } from '../../client-sdk/index';
 import { avatar } from './avatar';
 import { el } from './dom';
-import type { Page } from './main';
+import { dangerLegend } from './danger';
+import type { Page } from './page';
 
 const MAX_SEATS = 6;
 
@@ -10,7 +11,7 @@ function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
   return el(
     'li',
     { class: `seat${seat.isMe ? ' me' : ''}`, 'data-player': seat.id },
-    avatar(seat),
+    avatar(seat, snap.seats),
     el('span', { class: 'seat-name' }, seat.nickname, seat.isMe ? el('small', {}, ' (나)') : null),
     seat.isHost ? el('span', { class: 'tag host' }, '👑 방장') : null,
     seat.bot ? el('span', { class: 'tag bot' }, '🤖 연습 로봇') : null,
@@ -31,8 +32,9 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
   const seats = snap.seats;
   const empty = Math.max(0, MAX_SEATS - seats.length);
   const o = snap.options;
+  const loseCount = o.loseCount || (seats.length === 2 ? 5 : 4);
   const rules = [
-    `같은 그림 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장이면 져요`,
+    `같은 그림 ${loseCount}장이면 져요`,
     `차례 ${o.turnSeconds}초`,
     o.claimHistory ? '주장 기록 보기' : null,
     o.quickChat ? '빠른 대화' : null,
@@ -80,11 +82,7 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
         el('li', {}, '내 차례에는 카드 한 장을 골라 친구에게 건네며 무슨 그림인지 말해요. 거짓말을 해도 돼요!'),
         el('li', {}, '받은 친구는 "진짜!" 또는 "거짓말!"을 눌러요. 맞히면 건넨 사람이, 틀리면 받은 사람이 카드를 앞에 놓아요.'),
         el('li', {}, '자신 없으면 "몰래 보고 넘기기": 카드를 혼자 보고 아직 안 본 친구에게 다시 건네요.'),
-        el(
-          'li',
-          {},
-          `같은 그림이 ${o.loseCount || (seats.length === 2 ? 5 : 4)}장 내 앞에 모이면 져요. 노란 배지는 조심, 빨간 배지는 위험!`,
-        ),
+        el('li', {}, `같은 그림이 ${loseCount}장 내 앞에 모이면 져요. ${dangerLegend(loseCount)}`),
       ),
     ),
     snap.isHost

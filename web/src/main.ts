@@ -2,51 +2,55 @@
  * The /play page: a whole family table on the client SDK alone (no second client). Screens:
  * entry (make / find a room), lobby, table, results; a banner while the SDK reconnects; the seat
  * is taken back after a reload through a localStorage TokenStore.
+ *
+ * Nothing floats over the page: the banner, whose turn it is (with its clock) and notices live in
+ * one sticky stack at the top that takes its own room, and the reveal is told in the middle of the
+ * table. After each repaint the buttons of the child's decision are kept in sight below the stack.
  */
-import { CockroachClient, GameSession, SdkError } from '../../client-sdk/index';
-import { claimLine, SKINS } from './art';
+import { CockroachClient, GameSession, GameSnapshot, RevealSnapshot, SdkError } from '../../client-sdk/index';
+import { SKINS } from './art';
+import { autoPlayed } from './autoplay';
 import { el, replace } from './dom';
 import { entryScreen } from './entry';
 import { lobbyScreen } from './lobby';
+import { freshTableUi, Page } from './page';
 import { resultsScreen } from './results';
+import { bringIntoView, scrollToTop } from './scroll';
 import { localSeatStore, prefs } from './store';
-import { tableScreen, TableUi, freshTableUi } from './table';
+import { decisionZone, tableScreen, turnBar } from './table';
 
-export interface Page {
-  client: CockroachClient;
-  session: GameSession | null;
-  skin: (typeof SKINS)[keyof typeof SKINS];
-  table: TableUi;
-  /** Recent quick-chat lines per player id, shown as bubbles. */
-  chats: Map<string, { text: string; until: number }>;
-  render(): void;
-  toast(text: string): void;
-  /** Runs an SDK call; a refusal becomes a toast with the server's Korean sentence. */
-  act(run: () => Promise<unknown>): Promise<boolean>;
-  enter(connect: () => Promise<GameSession>): Promise<void>;
-  leave(): Promise<void>;
-  setSkin(name: keyof typeof SKINS): void;
-}
+const REVEAL_MS = 2600;
+const TOAST_MS = 4000;
 
 const endpoint = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
-const root = document.getElementById('app')!;
-const banner = document.getElementById('banner')!;
-const toastBox = document.getElementById('toast')!;
+const byId = (id: string) => document.getElementById(id)!;
+const top = byId('top');
+const turnbar = byId('turnbar');
+const screenHost = byId('screen');
+const banner = byId('banner');
+const toastBox = byId('toast');
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 let unbind: (() => void)[] = [];
+/** The step at which this page last sent a game move: a later step it did not send was the clock's. */
+let movedAt = -1;
 
 const page: Page = {
   client: new CockroachClient(endpoint, { store: localSeatStore }),
   session: null,
   skin: SKINS[prefs.skin()],
   table: freshTableUi(),
+  reveal: null,
   chats: new Map(),
+  askLeave: false,
+  askKick: null,
   render,
-  toast(text) {
+  toast(text, ms = TOAST_MS) {
     toastBox.textContent = text;
+    toastBox.classList.remove('held');
     toastBox.classList.add('show');
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => toastBox.classList.remove('show'), 3200);
+    toastTimer = setTimeout(hideToast, ms);
+    keepInView(true);
   },
   async act(run) {
     try {
@@ -56,6 +60,10 @@ const page: Page = {
       page.toast(e instanceof SdkError || e instanceof Error ? e.message : '잘 안 됐어요. 다시 해 봐요.');
       return false;
     }
+  },
+  move(run) {
+    movedAt = page.session?.snapshot.step ?? -1;
+    return page.act(run);
   },
   async enter(connect) {
     let session: GameSession;
@@ -69,6 +77,7 @@ const page: Page = {
   },
   async leave() {
     const s = page.session;
+    page.askLeave = false;
     if (!s) return;
     drop();
     await s.leave().catch(() => undefined);
@@ -81,17 +90,37 @@ const page: Page = {
   },
 };
 
+/**
+ * A notice (or the banner) that goes away while the child is deciding keeps its room until the
+ * decision changes, so the buttons do not jump up under a finger; otherwise it folds at once.
+ */
+function fold(box: HTMLElement) {
+  box.classList.remove('show');
+  if (decisionKey()) box.classList.add('held');
+}
+
+function hideToast() {
+  clearTimeout(toastTimer);
+  fold(toastBox);
+}
+
+toastBox.addEventListener('click', hideToast);
+
 function bind(session: GameSession) {
   drop();
   page.session = session;
   page.table = freshTableUi();
-  let phase = session.snapshot.phase;
+  page.reveal = null;
+  movedAt = -1;
+  let before: GameSnapshot = session.snapshot;
   unbind = [
     session.on('change', (snap) => {
       // The call that ends the game starts no new round, so no `revealed`: show it from the end.
-      if (phase === 'playing' && snap.phase === 'ended' && snap.lastReveal) showReveal(snap.lastReveal);
-      phase = snap.phase;
+      if (before.phase === 'playing' && snap.phase === 'ended' && snap.lastReveal) showReveal(snap.lastReveal);
+      const auto = autoPlayed(before, snap, movedAt, page.skin.names);
+      before = snap;
       render();
+      if (auto) page.toast(auto, 6000);
     }),
     session.on('revealed', (r) => showReveal(r)),
     session.on('chat', (c) => {
@@ -125,61 +154,62 @@ function drop() {
   for (const off of unbind) off();
   unbind = [];
   page.session = null;
+  page.reveal = null;
   showBanner(null);
 }
 
 function showBanner(text: string | null) {
-  banner.textContent = text ?? '';
-  banner.classList.toggle('show', text !== null);
+  if (text === null) {
+    if (banner.classList.contains('show')) fold(banner);
+    return;
+  }
+  banner.textContent = text;
+  banner.classList.remove('held');
+  banner.classList.add('show');
+  keepInView(true);
 }
 
-let revealShownAt = -1;
+let revealStep = -1;
 let revealCount = 0;
 
-function showReveal(r: { kind: string; claim: string; call: 'true' | 'false'; caller: string; correct: boolean; takenBy: string }) {
+function showReveal(r: RevealSnapshot) {
   const s = page.session;
-  if (!s || revealShownAt === s.snapshot.step) return;
-  revealShownAt = s.snapshot.step;
-  const name = (id: string) => s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
-  const skin = page.skin;
-  const box = document.getElementById('reveal')!;
-  const kind = r.kind as keyof typeof skin.svg;
-  const card = el('div', { class: `reveal-card kind-${kind}` });
-  card.innerHTML = skin.svg[kind];
-  replace(
-    box,
-    el(
-      'div',
-      { class: 'reveal-inner' },
-      el('div', { class: 'reveal-claim' }, `"${claimLine(skin.names[r.claim as keyof typeof skin.names])}"`),
-      el('div', { class: 'reveal-call' }, `${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
-      card,
-      el('div', { class: 'reveal-kind' }, `정답은 ${skin.names[kind]}!`),
-      el('div', { class: `reveal-verdict ${r.correct ? 'good' : 'bad'}` }, r.correct ? '맞혔어요!' : '틀렸어요!'),
-      el('div', { class: 'reveal-took' }, `카드는 ${name(r.takenBy)}님 앞으로 가요`),
-    ),
-  );
-  box.classList.remove('show');
-  void box.offsetWidth; // restart the flip animation
-  box.classList.add('show');
-  box.dataset.round = String(s.snapshot.round.no);
-  box.dataset.count = String(++revealCount); // how many reveals this page has shown (tests wait on it)
+  if (!s || revealStep === s.snapshot.step) return;
+  revealStep = s.snapshot.step;
+  page.reveal = { r, until: Date.now() + REVEAL_MS };
+  // How many reveals this page has told (tests wait on it).
+  document.body.dataset.reveals = String(++revealCount);
+  render();
   setTimeout(() => {
-    if (box.dataset.round === String(s.snapshot.round.no)) box.classList.remove('show');
-  }, 2600);
+    if (page.reveal && page.reveal.until <= Date.now()) {
+      page.reveal = null;
+      render();
+    }
+  }, REVEAL_MS + 50);
+}
+
+type Screen = 'entry' | 'lobby' | 'table' | 'results';
+
+function screenOf(s: GameSession | null): Screen {
+  return !s ? 'entry' : s.snapshot.phase === 'lobby' ? 'lobby' : s.snapshot.phase === 'playing' ? 'table' : 'results';
 }
 
 function render() {
   const s = page.session;
-  const screen = !s ? 'entry' : s.snapshot.phase === 'lobby' ? 'lobby' : s.snapshot.phase === 'playing' ? 'table' : 'results';
+  const screen = screenOf(s);
+  const fresh = document.body.dataset.screen !== screen;
+  if (fresh) page.askLeave = false;
   document.body.dataset.screen = screen;
   document.body.dataset.skin = page.skin.name;
   document.body.dataset.myturn = String(!!s?.snapshot.myTurn);
   document.body.dataset.can = s?.snapshot.canDo.join(' ') ?? '';
   document.body.dataset.step = String(s?.snapshot.step ?? '');
+  document.title = `${page.skin.title} — 진짜일까, 거짓말일까?`;
+  byId('icon').setAttribute('href', page.skin.icon);
+  replace(top, ...header(screen));
+  replace(turnbar, screen === 'table' ? turnBar(s!) : null);
   replace(
-    root,
-    header(),
+    screenHost,
     screen === 'entry'
       ? entryScreen(page)
       : screen === 'lobby'
@@ -188,20 +218,99 @@ function render() {
           ? tableScreen(page, s!)
           : resultsScreen(page, s!),
   );
+  // A new screen starts at its top (the lobby's room code, the results' verdict).
+  if (fresh) scrollToTop();
+  keepInView(fresh);
 }
 
-function header(): HTMLElement {
-  const other = page.skin.name === 'bugs' ? 'animals' : 'bugs';
-  return el(
-    'header',
-    { class: 'top' },
-    el('h1', {}, el('span', { class: 'logo' }, '🐞'), ' 벌레 블러핑'),
+function header(screen: Screen): HTMLElement[] {
+  const skin = page.skin;
+  const other = skin.name === 'bugs' ? SKINS.animals : SKINS.bugs;
+  const compact = screen === 'table';
+  const row = el(
+    'div',
+    { class: 'top-row' },
+    el('h1', {}, el('span', { class: 'logo', 'aria-hidden': 'true' }, skin.logo), ` ${skin.title}`),
     el(
       'button',
-      { class: 'skin-switch', id: 'skin-switch', title: '그림 바꾸기', onclick: () => page.setSkin(other) },
-      page.skin.name === 'bugs' ? '🐶 동물 그림으로' : '🐞 벌레 그림으로',
+      {
+        class: 'skin-switch',
+        id: 'skin-switch',
+        title: `${other.label} 그림으로 바꾸기`,
+        'aria-label': `${other.label} 그림으로 바꾸기`,
+        onclick: () => page.setSkin(other.name),
+      },
+      compact ? other.logo : `${other.logo} ${other.label} 그림으로`,
     ),
+    compact && page.session && !page.askLeave
+      ? el(
+          'button',
+          {
+            class: 'leave-table ghost',
+            id: 'leave-table',
+            onclick: () => {
+              page.askLeave = true;
+              render();
+            },
+          },
+          '나가기',
+        )
+      : null,
   );
+  if (!compact || !page.askLeave) return [row];
+  const spectator = page.session?.spectator;
+  return [
+    row,
+    el(
+      'div',
+      { class: 'ask-leave panel', id: 'ask-leave', role: 'alertdialog', 'aria-label': '정말 나갈까요?' },
+      el('p', {}, spectator ? '구경을 그만할까요?' : '정말 나갈까요? 게임은 계속되고, 내 차례는 자동으로 두어져요.'),
+      el(
+        'div',
+        { class: 'row' },
+        el('button', { class: 'big danger-button', id: 'leave-confirm', onclick: () => void page.leave() }, '나가기'),
+        el(
+          'button',
+          {
+            class: 'big ghost',
+            id: 'leave-cancel',
+            onclick: () => {
+              page.askLeave = false;
+              render();
+            },
+          },
+          '계속하기',
+        ),
+      ),
+    ),
+  ];
+}
+
+/** What the child is deciding now, as a key; '' when nothing is asked of them. */
+function decisionKey(): string {
+  const s = page.session;
+  if (!s || !decisionZone(s)) return '';
+  const ui = page.table;
+  return `${s.snapshot.step}:${s.snapshot.canDo.join()}:${ui.pick}:${ui.to}:${ui.claim}`;
+}
+
+let shownKey = '';
+
+/**
+ * Brings the decision into view when it changes (a new turn, the next step of a hand-over), or
+ * when the sticky stack grew (`force`). Other repaints (a chat line, the clock) never scroll, so
+ * a child looking at the others' cards is left alone.
+ */
+function keepInView(force: boolean) {
+  const key = decisionKey();
+  if (key !== shownKey) for (const box of [toastBox, banner]) box.classList.remove('held');
+  if (!key || (!force && key === shownKey)) {
+    shownKey = key;
+    return;
+  }
+  shownKey = key;
+  const zone = decisionZone(page.session!);
+  if (zone) bringIntoView(zone.zone, zone.fallback);
 }
 
 setInterval(() => {
@@ -210,6 +319,7 @@ setInterval(() => {
   if (!s || !clock) return;
   const left = s.secondsLeft();
   clock.textContent = String(left);
+  clock.setAttribute('aria-label', `남은 시간 ${left}초`);
   clock.classList.toggle('hurry', left <= 5);
 }, 250);
 

@@ -1,7 +1,8 @@
 import { GameSession, KINDS } from '../../client-sdk/index';
 import { avatar } from './avatar';
+import { claimLine } from './art';
 import { art, el } from './dom';
-import type { Page } from './main';
+import type { Page } from './page';
 import { checkFairness } from './fairness';
 
 const MEDALS = ['🥇', '🥈', '🥉'];
@@ -39,6 +40,26 @@ function summaryOf(page: Page, s: GameSession): string {
   return `${name}님 앞에 ${page.skin.names[r.losingKind]} ${r.fronts[r.loser]?.[r.losingKind] ?? ''}장! ${name}님 패배, 나머지 모두 승리`;
 }
 
+/** The call that ended the game, told on the page itself (nothing floats over the results). */
+function lastCall(page: Page, s: GameSession): HTMLElement | null {
+  const r = s.snapshot.lastReveal;
+  if (!r) return null;
+  const name = (id: string) => (id === s.snapshot.me ? '나' : (s.snapshot.seats.find((x) => x.id === id)?.nickname ?? ''));
+  return el(
+    'section',
+    { class: 'panel last-call', id: 'last-call' },
+    el('div', { class: `reveal-card kind-${r.kind}` }, art(page.skin.svg[r.kind])),
+    el(
+      'div',
+      { class: 'reveal-text' },
+      el('h2', {}, '마지막 카드'),
+      el('div', {}, `"${claimLine(page.skin.names[r.claim])}" → ${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
+      el('div', { class: 'reveal-kind' }, `정답은 ${page.skin.names[r.kind]}! ${r.correct ? '맞혔어요.' : '틀렸어요.'}`),
+      el('div', { class: 'reveal-took' }, `카드는 ${name(r.takenBy)}${r.takenBy === s.snapshot.me ? '' : '님'} 앞으로 갔어요`),
+    ),
+  );
+}
+
 export function resultsScreen(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const result = snap.result;
@@ -51,14 +72,14 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
     return el(
       'li',
       { class: `rank${last ? ' loser' : ''}` },
-      el('span', { class: 'medal' }, last ? '😵' : (MEDALS[i] ?? `${i + 1}등`)),
+      el('span', { class: `medal${last || MEDALS[i] ? '' : ' place'}` }, last ? '😵' : (MEDALS[i] ?? `${i + 1}등`)),
       ...group.map((id) => {
         const st = seat(id);
         const counts = result!.fronts[id] ?? {};
         return el(
           'span',
           { class: 'rank-player' },
-          st ? avatar(st, 'small') : null,
+          st ? avatar(st, snap.seats, 'small') : null,
           el('b', {}, name(id), st?.isMe ? ' (나)' : ''),
           el(
             'span',
@@ -88,6 +109,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
       el('h2', { id: 'summary' }, summaryOf(page, s)),
       s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!'),
     ),
+    lastCall(page, s),
     el('section', { class: 'panel' }, el('h2', {}, '순위'), el('ol', { class: 'ranking', id: 'ranking' }, ...rows)),
     result && result.highlights.length > 0
       ? el(
@@ -111,7 +133,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
                 el(
                   'li',
                   { 'data-player': x.id },
-                  avatar(x, 'small'),
+                  avatar(x, snap.seats, 'small'),
                   el('span', {}, x.nickname, x.bot ? ' 🤖' : ''),
                   el('b', {}, `${x.score}점`),
                 ),

@@ -1,25 +1,19 @@
 import { CHAT_PHRASES, ChatPhrase, GameSession, Kind, KINDS, SeatSnapshot, TargetOption } from '../../client-sdk/index';
 import { claimLine } from './art';
 import { avatar } from './avatar';
+import { badgeLabel, DANGER_ICON, DANGER_WORD, dangerLegend } from './danger';
 import { art, el } from './dom';
-import type { Page } from './main';
-
-/** Where the hand-over flow is (rules section 9): card → receiver → claim → confirm. */
-export interface TableUi {
-  step: number;
-  pick: Kind | null;
-  to: string | null;
-  claim: Kind | null;
-}
-
-export const freshTableUi = (): TableUi => ({ step: -1, pick: null, to: null, claim: null });
-
-const DANGER_TIP = { safe: '', warning: '조심! 3장 모였어요', danger: '한 장만 더 오면 져요!' } as const;
+import { freshTableUi, Page, RevealShown, TableUi } from './page';
 
 /** Front counts at the last repaint: a badge that just grew pops, as the card lands there. */
 const lastCounts = new Map<string, number>();
 
-function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
+function nameOf(s: GameSession, id: string | null): string {
+  return s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
+}
+
+/** One seat's face-up cards: a badge per kind, read out as "쥐 2장", danger said in words and signs too. */
+function fronts(page: Page, seat: SeatSnapshot, owner: string): HTMLElement {
   const kinds = KINDS.filter((k) => seat.frontCounts[k] > 0);
   const landed = new Set<Kind>();
   for (const k of KINDS) {
@@ -28,24 +22,38 @@ function fronts(page: Page, seat: SeatSnapshot): HTMLElement {
     if (before !== undefined && seat.frontCounts[k] > before) landed.add(k);
     lastCounts.set(key, seat.frontCounts[k]);
   }
-  if (kinds.length === 0) return el('div', { class: 'fronts empty' }, '앞에 아직 없음');
+  if (kinds.length === 0) return el('div', { class: 'fronts empty', 'aria-label': `${owner}: 아직 없음` }, '앞에 아직 없음');
+  const mine = seat.isMe;
   return el(
     'div',
-    { class: 'fronts' },
-    ...kinds.map((k) =>
-      el(
+    { class: 'fronts', role: 'list', 'aria-label': owner },
+    ...kinds.map((k) => {
+      const level = seat.danger[k];
+      const label = badgeLabel(page.skin.names[k], seat.frontCounts[k], level);
+      return el(
         'span',
         {
-          class: `badge ${seat.danger[k]} kind-${k}${landed.has(k) ? ' landed' : ''}`,
+          class: `badge ${level} kind-${k}${landed.has(k) ? ' landed' : ''}`,
+          role: 'listitem',
+          'aria-label': label,
+          title: label,
           'data-kind': k,
-          'data-level': seat.danger[k],
-          title: `${page.skin.names[k]} ${seat.frontCounts[k]}장 ${DANGER_TIP[seat.danger[k]]}`,
+          'data-level': level,
         },
         art(page.skin.svg[k], 'art mini'),
-        el('b', {}, seat.frontCounts[k]),
-      ),
-    ),
-    seat.oneKindFromEight ? el('span', { class: 'badge danger eight' }, '7종!') : null,
+        el('b', { 'aria-hidden': 'true' }, seat.frontCounts[k]),
+        level === 'safe'
+          ? null
+          : el(
+              'span',
+              { class: 'danger-sign', 'aria-hidden': 'true' },
+              mine ? `${DANGER_ICON[level]}${DANGER_WORD[level]}` : DANGER_ICON[level],
+            ),
+      );
+    }),
+    seat.oneKindFromEight
+      ? el('span', { class: 'badge danger eight', role: 'listitem', 'aria-label': '7종 모임, 위험: 한 종류만 더 오면 져요' }, '🚨 7종!')
+      : null,
   );
 }
 
@@ -61,45 +69,69 @@ function opponent(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
       'data-player': seat.id,
     },
     chat && chat.until > Date.now() ? el('span', { class: 'chat-bubble' }, chat.text) : null,
-    el('div', { class: 'opp-head' }, avatar(seat), seen ? el('span', { class: 'seen-eye', title: '이 카드를 봤어요' }, '👀') : null),
     el(
       'div',
-      { class: 'opp-name' },
-      seat.nickname,
-      seat.isHost ? ' 👑' : '',
-      seat.bot ? el('small', { class: 'bot-mark' }, ' 로봇') : null,
+      { class: 'opp-head' },
+      el(
+        'span',
+        { class: 'opp-face' },
+        avatar(seat, snap.seats),
+        seen ? el('span', { class: 'seen-eye', title: '이 카드를 봤어요', 'aria-label': '이 카드를 봤어요' }, '👀') : null,
+      ),
+      el(
+        'div',
+        { class: 'opp-who' },
+        // A bot's name already starts with 로봇, and its face is 🤖.
+        el('div', { class: 'opp-name' }, seat.nickname, seat.isHost ? ' 👑' : ''),
+        el(
+          'div',
+          { class: 'hand-count', 'aria-label': `손에 ${seat.handCount}장` },
+          el('span', { class: 'card-icon', 'aria-hidden': 'true' }),
+          `${seat.handCount}장`,
+        ),
+      ),
     ),
-    el('div', { class: 'hand-count', title: '손에 든 카드' }, el('span', { class: 'card-icon' }), `${seat.handCount}장`),
     status ? el('div', { class: 'opp-status' }, status) : null,
-    fronts(page, seat),
+    fronts(page, seat, `${seat.nickname} 앞`),
   );
 }
 
-function nameOf(s: GameSession, id: string | null): string {
-  return s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
+/** The last call, told in the middle of the table (not over it) for a moment, in the room the card in flight takes. */
+function revealView(page: Page, s: GameSession, shown: RevealShown): HTMLElement {
+  const r = shown.r;
+  const me = s.snapshot.me;
+  const skin = page.skin;
+  return el(
+    'div',
+    { class: 'reveal', id: 'reveal', 'data-kind': r.kind, role: 'status' },
+    el('div', { class: `reveal-card kind-${r.kind}` }, art(skin.svg[r.kind])),
+    el(
+      'div',
+      { class: 'reveal-text' },
+      el('div', { class: 'reveal-call' }, `${r.caller === me ? '나' : nameOf(s, r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
+      el('div', { class: 'reveal-kind' }, `정답은 ${skin.names[r.kind]}!`),
+      el('div', { class: `reveal-verdict ${r.correct ? 'good' : 'bad'}` }, r.correct ? '맞혔어요!' : '틀렸어요!'),
+      el('div', { class: 'reveal-took' }, r.takenBy === me ? '카드는 내 앞으로 와요' : `카드는 ${nameOf(s, r.takenBy)}님 앞으로`),
+    ),
+  );
 }
 
 let lastFlight = '';
 
-function cardInFlight(page: Page, s: GameSession): HTMLElement {
+/** The middle of the table: the card in flight and its claim, or the last reveal, or who is choosing. */
+function center(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const r = snap.round;
-  const active = snap.activePlayer;
-  const turnLine = el(
-    'div',
-    { class: 'turn-line' },
-    el('span', {}, snap.myTurn ? '⭐ 내 차례!' : `${nameOf(s, active)}님 차례`),
-    el('span', { class: 'countdown', title: '남은 시간(초)' }, s.secondsLeft()),
-  );
   if (!r.hasCard) {
+    const shown = page.reveal && page.reveal.until > Date.now() ? page.reveal : null;
     return el(
       'section',
       { class: 'center' },
-      turnLine,
+      shown ? revealView(page, s, shown) : null,
       el(
         'div',
         { class: 'waiting-card' },
-        snap.myTurn ? '건넬 카드를 골라 주세요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
+        snap.myTurn ? '⭐ 건넬 카드를 아래 내 카드에서 골라요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
       ),
     );
   }
@@ -109,8 +141,13 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
   lastFlight = key;
   const fly = moved ? ' fly' : '';
   const face = r.cardKind
-    ? el('div', { class: `flight-card face${fly} kind-${r.cardKind}` }, art(page.skin.svg[r.cardKind]), el('small', {}, '내가 본 카드'))
-    : el('div', { class: `flight-card back${fly}` }, el('span', {}, '?'));
+    ? el(
+        'div',
+        { class: `flight-card face${fly} kind-${r.cardKind}`, 'aria-label': `내가 본 카드: ${page.skin.names[r.cardKind]}` },
+        art(page.skin.svg[r.cardKind]),
+        el('small', {}, '내가 본 카드'),
+      )
+    : el('div', { class: `flight-card back${fly}`, 'aria-label': '뒤집힌 카드' }, el('span', { 'aria-hidden': 'true' }, '?'));
   const history =
     snap.options.claimHistory && r.claims.length > 1
       ? el(
@@ -122,7 +159,6 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
   return el(
     'section',
     { class: 'center' },
-    turnLine,
     el(
       'div',
       { class: 'flight', 'data-claims': r.claims.length },
@@ -130,7 +166,7 @@ function cardInFlight(page: Page, s: GameSession): HTMLElement {
       el(
         'div',
         { class: `claim-bubble${fly}`, id: 'claim-bubble' },
-        el('small', {}, `${nameOf(s, r.lastPasser)} → ${nameOf(s, r.holder)}`),
+        el('small', {}, `${nameOf(s, r.lastPasser)} → ${r.holder === snap.me ? '나' : nameOf(s, r.holder)}`),
         el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''),
         r.claim ? art(page.skin.svg[r.claim], 'art mini') : null,
       ),
@@ -173,7 +209,7 @@ function claimButtons(page: Page, onPick: (k: Kind) => void): HTMLElement {
 }
 
 /** The hand-over flow for an offer (card from my hand) or a pass (the card I peeked at). */
-function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLElement {
+function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLElement | null {
   const ui = page.table;
   const snap = s.snapshot;
   const card = mode === 'pass' ? snap.round.cardKind : ui.pick;
@@ -181,19 +217,20 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
     Object.assign(ui, patch);
     page.render();
   };
-  if (!card)
-    return el(
-      'div',
-      { class: 'prompt' },
-      el('h3', {}, '1. 건넬 카드를 골라요'),
-      el('p', { class: 'muted' }, '아래 내 카드에서 하나를 눌러요.'),
-    );
+  // The first step (a card from my hand) is asked in the middle of the table, right above the hand.
+  if (!card) return null;
+  const name = page.skin.names[card];
   if (!ui.to) {
     const options = mode === 'pass' ? s.passOptions() : s.offerTargets();
     return el(
       'div',
       { class: 'prompt' },
-      el('h3', {}, mode === 'pass' ? '누구에게 넘길까요?' : '2. 누구에게 줄까요?'),
+      el(
+        'h3',
+        {},
+        art(page.skin.svg[card], 'art mini'),
+        mode === 'pass' ? ` ${name} 카드를 누구에게 넘길까요?` : ` ${name} 카드를 누구에게 줄까요?`,
+      ),
       targetButtons(page, options, (id) => back({ to: id })()),
       mode === 'offer' ? el('button', { class: 'small ghost', onclick: back({ pick: null }) }, '카드 다시 고르기') : null,
     );
@@ -202,16 +239,17 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
     return el(
       'div',
       { class: 'prompt' },
-      el('h3', {}, `${mode === 'pass' ? '' : '3. '}${nameOf(s, ui.to)}님에게 뭐라고 말할까요?`),
-      el('p', { class: 'muted' }, '진짜를 말해도, 거짓말을 해도 돼요!'),
+      el('h3', {}, `${nameOf(s, ui.to)}님에게 뭐라고 말할까요?`),
+      el('p', { class: 'muted center-text' }, '진짜를 말해도, 거짓말을 해도 돼요!'),
       claimButtons(page, (k) => back({ claim: k })()),
       el('button', { class: 'small ghost', onclick: back({ to: null }) }, '받을 사람 다시 고르기'),
     );
   }
+  const shown = snap.step;
   const confirm = async () => {
     const { to, claim } = ui;
-    const ok = await page.act(() =>
-      mode === 'pass' ? s.pass(to!, claim!) : s.offer(snap.myHand.find((g) => g.kind === card)!.cardIds[0], to!, claim!),
+    const ok = await page.move(() =>
+      mode === 'pass' ? s.pass(to!, claim!, shown) : s.offer(snap.myHand.find((g) => g.kind === card)!.cardIds[0], to!, claim!, shown),
     );
     if (!ok) Object.assign(ui, { to: null, claim: null });
   };
@@ -244,26 +282,27 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
 function judge(page: Page, s: GameSession): HTMLElement {
   const r = s.snapshot.round;
   const peek = s.peekAvailability();
+  const shown = s.snapshot.step;
   return el(
     'div',
     { class: 'prompt judge' },
-    el('h3', {}, `${nameOf(s, r.lastPasser)}님이 "${r.claim ? claimLine(page.skin.names[r.claim]) : ''}"라고 했어요`),
+    el('h3', {}, `${nameOf(s, r.lastPasser)}님 말이 진짜일까?`),
     el(
       'div',
       { class: 'row' },
-      el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.act(() => s.call(true)) }, '진짜!'),
-      el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.act(() => s.call(false)) }, '거짓말!'),
+      el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.move(() => s.call(true, shown)) }, '진짜!'),
+      el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.move(() => s.call(false, shown)) }, '거짓말!'),
     ),
     el(
       'button',
-      { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.act(() => s.peek()) },
+      { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.move(() => s.peek(shown)) },
       '🤫 몰래 보고 넘기기',
     ),
     !peek.allowed && peek.reason ? el('p', { class: 'reason', id: 'peek-reason' }, peek.reason.message) : null,
   );
 }
 
-function actions(page: Page, s: GameSession): HTMLElement {
+function actions(page: Page, s: GameSession): HTMLElement | null {
   const snap = s.snapshot;
   if (s.spectator) return el('div', { class: 'prompt muted' }, '👀 구경하는 중이에요');
   if (!snap.myTurn) {
@@ -292,7 +331,7 @@ function myHand(page: Page, s: GameSession): HTMLElement {
           class: `hand-card kind-${g.kind}${page.table.pick === g.kind ? ' selected' : ''}`,
           'data-kind': g.kind,
           disabled: !picking,
-          title: page.skin.names[g.kind],
+          'aria-label': `${page.skin.names[g.kind]} ${g.count}장`,
           onclick: () => {
             Object.assign(page.table, { pick: g.kind, to: null, claim: null });
             page.render();
@@ -318,6 +357,62 @@ function quickChat(page: Page, s: GameSession): HTMLElement | null {
   );
 }
 
+/** "🚨 쥐가 한 장만 더 오면 져요!" under my name, for each kind one card from losing. */
+function myDanger(page: Page, me: SeatSnapshot): HTMLElement | null {
+  const close = KINDS.filter((k) => me.danger[k] === 'danger');
+  if (close.length === 0 && !me.oneKindFromEight) return null;
+  const names = close.map((k) => page.skin.names[k]).join(', ');
+  return el(
+    'p',
+    { class: 'my-danger' },
+    close.length > 0 ? `🚨 ${names}: 한 장만 더 오면 져요!` : '',
+    me.oneKindFromEight ? ' 🚨 7종이 모였어요: 한 종류만 더 오면 져요!' : '',
+  );
+}
+
+/** Whose turn it is and the clock: the sticky bar at the top of the table (main.ts keeps it in sight). */
+export function turnBar(s: GameSession): HTMLElement {
+  const snap = s.snapshot;
+  const can = snap.canDo;
+  const hint = !snap.myTurn
+    ? ''
+    : can.includes('offer')
+      ? '카드를 건네요'
+      : can.includes('pass')
+        ? '다른 친구에게 넘겨요'
+        : '진짜일까, 거짓말일까?';
+  return el(
+    'div',
+    { class: `turn-line${snap.myTurn ? ' my-turn' : ''}`, id: 'turn-line' },
+    el(
+      'span',
+      { class: 'turn-text' },
+      snap.myTurn ? el('b', {}, '⭐ 내 차례! ') : el('b', {}, `${nameOf(s, snap.activePlayer)}님 차례`),
+      hint ? el('span', { class: 'turn-hint' }, hint) : null,
+    ),
+    el(
+      'span',
+      { class: 'countdown', title: '남은 시간(초)', role: 'timer', 'aria-label': `남은 시간 ${s.secondsLeft()}초` },
+      s.secondsLeft(),
+    ),
+  );
+}
+
+/**
+ * What the child must see to act now, for main.ts to keep in view: the card in flight with the
+ * buttons when judging or passing, the hand when choosing a card, else the step's buttons.
+ * The second list is what matters most when the first does not fit.
+ */
+export function decisionZone(s: GameSession): { zone: (Element | null)[]; fallback: (Element | null)[] } | null {
+  const snap = s.snapshot;
+  if (s.spectator || !snap.myTurn || snap.phase !== 'playing') return null;
+  const q = (selector: string) => document.querySelector(selector);
+  const prompt = q('.actions .prompt');
+  if (snap.canDo.includes('offer') && !prompt) return { zone: [q('.center'), q('.mine')], fallback: [q('.mine .hand')] };
+  if (snap.canDo.includes('offer')) return { zone: [prompt], fallback: [] };
+  return { zone: [q('.flight'), prompt], fallback: [prompt] };
+}
+
 export function tableScreen(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   if (page.table.step !== snap.step) Object.assign(page.table, freshTableUi(), { step: snap.step });
@@ -326,29 +421,32 @@ export function tableScreen(page: Page, s: GameSession): HTMLElement {
   const others = mine < 0 ? snap.seats : [...snap.seats.slice(mine + 1), ...snap.seats.slice(0, mine)];
   const me = mine >= 0 ? snap.seats[mine] : null;
   const myChat = me ? page.chats.get(me.id) : undefined;
+  const prompt = actions(page, s);
   return el(
     'main',
     { class: 'table' },
     el('ul', { class: `opponents n${others.length}` }, ...others.map((seat) => opponent(page, s, seat))),
-    cardInFlight(page, s),
-    el('section', { class: 'actions' }, actions(page, s)),
+    center(page, s),
+    prompt ? el('section', { class: 'actions' }, prompt) : null,
     me
       ? el(
           'section',
           { class: `mine${snap.activePlayer === me.id ? ' active' : ''}` },
-          myChat && myChat.until > Date.now() ? el('span', { class: 'chat-bubble mine-bubble' }, myChat.text) : null,
           el(
             'div',
             { class: 'mine-head' },
             el('b', {}, `${me.nickname} (나)`),
             el('span', { class: 'hand-total' }, `손에 ${snap.myHandCount}장`),
-            el('span', { class: 'mine-front-label' }, '내 앞:'),
-            fronts(page, me),
+            el('span', { class: 'mine-front-label', 'aria-hidden': 'true' }, '내 앞:'),
+            fronts(page, me, '내 앞'),
           ),
+          // Over the section's top edge, where there is no button, so the hand never moves for it.
+          myChat && myChat.until > Date.now() ? el('span', { class: 'chat-bubble mine-bubble' }, myChat.text) : null,
+          myDanger(page, me),
           myHand(page, s),
         )
       : null,
     quickChat(page, s),
-    el('p', { class: 'tip' }, `같은 그림 ${snap.options.loseCount}장이 내 앞에 모이면 져요. 노랑은 조심, 빨강은 위험!`),
+    el('p', { class: 'tip' }, `같은 그림 ${snap.options.loseCount}장이 앞에 모이면 져요. ${dangerLegend(snap.options.loseCount)}`),
   );
 }
