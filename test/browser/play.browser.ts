@@ -1,7 +1,10 @@
 /**
- * /play in a real browser (Debian's chromium via playwright-core): two people and practice bots
- * play a whole game through the page only, clicking what a person clicks; one reloads mid-game
- * and gets the seat back; then 한 판 더. Screenshots go to test-artifacts/browser/.
+ * /play in a real browser (Debian's chromium via playwright-core): people and practice bots play
+ * whole games through the page only, clicking what a person clicks, on two phone sizes at once
+ * (the host on 390×844, the friend on a small Android's 360×640). At every decision the test
+ * checks, by the elements' boxes, that the buttons, the card in flight and the clock are inside
+ * the viewport and that nothing covers the buttons. One player reloads mid-game and gets the seat
+ * back, one loses the network, then 한 판 더. Screenshots go to test-artifacts/browser/.
  * Not part of `npm test`: run with `npm run test:browser`.
  */
 import assert from 'node:assert/strict';
@@ -14,17 +17,51 @@ import { findChromium } from './chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/browser');
 /** Until the server serves game records (GET /api/games/:gameId), `PLAY_TEST_WITHOUT_RECORDS=1` leaves out the fairness check. */
 const WITHOUT_RECORDS = process.env.PLAY_TEST_WITHOUT_RECORDS === '1';
-const PHONE = { width: 390, height: 844 };
+const LARGE = { width: 390, height: 844 };
+const SMALL = { width: 360, height: 640 };
+
+/** What the test reads inside the page (its tsconfig has no DOM types): `(globalThis as unknown as InPage)`. */
+interface InPage {
+  document: { querySelectorAll(s: string): Iterable<InPageNode>; elementFromPoint(x: number, y: number): InPageNode | null };
+  scrollY: number;
+}
+interface InPageNode {
+  tagName: string;
+  className: string;
+  id: string;
+  textContent: string | null;
+  contains(n: InPageNode): boolean;
+  getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+}
+
+/** Each element's box and what a finger on its centre would touch, read in one go (no repaint in between). */
+interface Seen {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** A tap at the centre reaches the element itself (or its child). */
+  reached: boolean;
+  top: string;
+}
+
+/** How far the page is scrolled. */
+function scrollY(p: Player): Promise<number> {
+  return p.page.evaluate(() => (globalThis as unknown as InPage).scrollY);
+}
 
 class Player {
   moves = 0;
+  /** Decisions whose boxes were checked on this page. */
+  checked = 0;
+  readonly size: string;
   constructor(
     readonly page: Page,
     readonly nickname: string,
-  ) {}
-
-  body(selector = '') {
-    return this.page.locator(`body${selector}`);
+    readonly viewport: { width: number; height: number },
+  ) {
+    this.size = `${viewport.width}x${viewport.height}`;
   }
 
   async screen(): Promise<string> {
@@ -39,17 +76,77 @@ class Player {
     return this.page.waitForSelector(`body[data-screen="${screen}"]`, { timeout });
   }
 
+  /** The whole page, top to bottom. */
   shot(name: string) {
-    return this.page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    return this.page.screenshot({ path: path.join(ARTIFACTS, `${this.size}-${name}.png`), fullPage: true });
+  }
+
+  /** What the phone shows now, no more. */
+  view(name: string) {
+    return this.page.screenshot({ path: path.join(ARTIFACTS, `${this.size}-${name}.png`) });
   }
 }
 
 const shots = new Set<string>();
 let peeked = false;
+let toastTried = false;
+
 async function shotOnce(p: Player, name: string) {
-  if (shots.has(name)) return;
-  shots.add(name);
-  await p.shot(name);
+  const key = `${p.size}-${name}`;
+  if (shots.has(key)) return;
+  shots.add(key);
+  await p.view(name);
+}
+
+async function look(p: Player, selector: string): Promise<Seen[]> {
+  return p.page.evaluate((selector) => {
+    const { document } = globalThis as unknown as InPage;
+    return [...document.querySelectorAll(selector)].map((e) => {
+      const r = e.getBoundingClientRect();
+      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return {
+        name: e.id || (e.textContent ?? '').trim().slice(0, 16),
+        x: r.x,
+        y: r.y,
+        width: r.width,
+        height: r.height,
+        reached: !!top && (top === e || e.contains(top)),
+        top: top ? `${top.tagName.toLowerCase()}.${top.className}` : 'nothing',
+      };
+    });
+  }, selector);
+}
+
+/** Every element the selector finds lies wholly inside the viewport; with `tap`, nothing covers it either. */
+async function inView(p: Player, selector: string, what: string, tap = false): Promise<number> {
+  const seen = await look(p, selector);
+  assert.ok(seen.length > 0, `${p.size} ${what}: ${selector} is on the page`);
+  const { width, height } = p.viewport;
+  for (const e of seen) {
+    const where = `${Math.round(e.x)},${Math.round(e.y)} ${Math.round(e.width)}×${Math.round(e.height)}`;
+    assert.ok(
+      e.x >= 0 && e.y >= 0 && e.x + e.width <= width + 0.5 && e.y + e.height <= height + 0.5,
+      `${p.size} ${what}: ${selector} "${e.name}" is inside the ${width}×${height} viewport (box ${where})`,
+    );
+    if (tap) assert.ok(e.reached, `${p.size} ${what}: "${e.name}" is not covered (a tap at its centre reaches ${e.top})`);
+  }
+  return seen.length;
+}
+
+/**
+ * The decision on screen, checked as a child would meet it: its buttons (and, when judging or
+ * passing, the card in flight) inside the viewport and uncovered, and the clock in sight.
+ */
+async function checkDecision(p: Player, what: string) {
+  const can = await p.attr('can');
+  await inView(p, '.countdown', `${what}: the clock`);
+  if (can.includes('call') || can === 'pass') await inView(p, '.flight-card', `${what}: the card in flight`);
+  // Choosing a card: the cards in my hand. Later steps: the step's own buttons (진짜!/거짓말!/몰래 보고,
+  // receivers, the 8 kinds, 확인).
+  const prompt = (await p.page.locator('.actions .prompt').count()) > 0;
+  await inView(p, prompt ? '.actions button:not([disabled])' : '.hand-card:not([disabled])', what, true);
+  if (can.includes('call')) await inView(p, '#call-true, #call-false, #peek', what, true);
+  p.checked++;
 }
 
 /** The hand-over flow as a person taps it: (card →) receiver → one of the 8 kinds → 확인. */
@@ -57,6 +154,8 @@ async function handOver(p: Player, turn: number, withCard: boolean) {
   const { page } = p;
   let kind: string | null = null;
   if (withCard) {
+    await checkDecision(p, 'choosing a card');
+    await shotOnce(p, 'turn-offer');
     const cards = page.locator('.hand-card:not([disabled])');
     const n = await cards.count();
     assert.ok(n > 0, `${p.nickname}: no card to offer`);
@@ -66,18 +165,22 @@ async function handOver(p: Player, turn: number, withCard: boolean) {
   }
   const targets = page.locator('button.target:not([disabled])');
   await targets.first().waitFor();
+  await checkDecision(p, withCard ? 'choosing whom to give' : 'choosing whom to pass to');
   if (!withCard) {
     // Whoever has seen the card (the starter at least) is greyed out, saying why.
     const greyed = page.locator('button.target[disabled] .reason');
     assert.ok((await greyed.count()) >= 1, 'someone who saw the card is greyed out');
     assert.match((await greyed.first().textContent()) ?? '', /봤어요/);
     await shotOnce(p, 'turn-pass-greyed');
+  } else {
+    await shotOnce(p, 'turn-targets');
   }
   await targets.nth(turn % (await targets.count())).click();
   await page.locator('.claim-grid button.claim').first().waitFor();
   assert.equal(await page.locator('.claim-grid button.claim').count(), 8);
   const box = await page.locator('.claim-grid button.claim').first().boundingBox();
   assert.ok(box && box.width >= 64 && box.height >= 64, `kind buttons are at least 64 px (${box?.width}×${box?.height})`);
+  await checkDecision(p, 'choosing what to say');
   await shotOnce(p, 'turn-claim');
   // Every other claim is a bluff, so calls can go either way.
   const all = ['cockroach', 'bat', 'fly', 'toad', 'rat', 'scorpion', 'spider', 'stinkbug'];
@@ -85,8 +188,24 @@ async function handOver(p: Player, turn: number, withCard: boolean) {
   const claim = turn % 2 === 0 ? truth : all[(all.indexOf(truth) + 1 + (turn % 7)) % 8];
   await page.locator(`button.claim[data-claim="${claim}"]`).click();
   await page.locator('#confirm').waitFor();
+  await checkDecision(p, 'confirming');
   await shotOnce(p, 'turn-confirm');
   await page.locator('#confirm').click();
+}
+
+/**
+ * A notice while the child is deciding (chat sent too fast: RATE_LIMITED) takes its own room at
+ * the top and covers none of the buttons; a tap on it folds it.
+ */
+async function noticeDuringDecision(p: Player) {
+  const chats = p.page.locator('button.chat[data-phrase="nice"]');
+  for (let i = 0; i < 12 && !(await p.page.locator('#toast.show').isVisible()); i++) await chats.click();
+  await p.page.locator('#toast.show').waitFor();
+  await checkDecision(p, 'a notice is up');
+  await shotOnce(p, 'notice-while-judging');
+  await p.page.locator('#toast.show').click();
+  await p.page.waitForSelector('#toast:not(.show)', { state: 'attached' });
+  await checkDecision(p, 'the notice folded');
 }
 
 /** One move of whoever's turn it is on this page, then wait for the server's patch of it. */
@@ -99,7 +218,12 @@ async function move(p: Player) {
   } else if (can === 'pass') {
     await handOver(p, turn, false);
   } else {
+    await checkDecision(p, 'judging');
     await shotOnce(p, 'turn-judge');
+    if (!toastTried && p.viewport === SMALL) {
+      toastTried = true;
+      await noticeDuringDecision(p);
+    }
     const peek = p.page.locator('#peek');
     if (can.includes('peek') && (!peeked || turn % 3 === 1)) {
       peeked = true;
@@ -108,11 +232,15 @@ async function move(p: Player) {
       await handOver(p, turn, false);
     } else {
       if (!can.includes('peek')) assert.ok(await peek.isDisabled(), 'peek is greyed out when not allowed');
-      const reveals = (await p.page.locator('#reveal').getAttribute('data-count')) ?? '0';
+      const reveals = (await p.attr('reveals')) || '0';
       await p.page.locator(turn % 2 ? '#call-false' : '#call-true').click();
-      // The reveal shows for a moment only: wait on its counter, photograph it while it is up.
-      await p.page.waitForSelector(`#reveal:not([data-count="${reveals}"])`, { state: 'attached' });
-      if (!shots.has('reveal') && (await p.page.locator('#reveal.show').isVisible())) await shotOnce(p, 'reveal');
+      // The reveal is told in the middle of the table for a moment: wait on its counter.
+      await p.page.waitForSelector(`body:not([data-reveals="${reveals}"])`, { state: 'attached' });
+      if ((await p.screen()) === 'table' && (await p.page.locator('#reveal').isVisible())) {
+        assert.equal(await p.page.locator('.center #reveal').count(), 1, 'the reveal is inside the table, not over it');
+        await shotOnce(p, 'reveal');
+        shots.add('reveal');
+      }
     }
   }
   // Selectors, not script predicates: the page's CSP forbids the eval a string predicate needs.
@@ -138,6 +266,16 @@ async function playToEnd(players: Player[], during?: (moves: number) => Promise<
     if (during) await during(moves);
     assert.ok(moves < 600, 'the game should end');
   }
+}
+
+/** Each seat's avatar colour on this page, by player id. */
+async function colours(p: Player, selector: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const row of await p.page.locator(selector).all()) {
+    const id = (await row.getAttribute('data-player'))!;
+    out[id] = (await row.locator('.avatar').first().getAttribute('data-colour'))!;
+  }
+  return out;
 }
 
 describe('/play in Chromium', function () {
@@ -171,9 +309,9 @@ describe('/play in Chromium', function () {
     await ts?.server.close();
   });
 
-  async function open(nickname: string): Promise<Player> {
+  async function open(nickname: string, viewport = LARGE, url = `${base}/play`): Promise<Player> {
     const context = await browser.newContext({
-      viewport: PHONE,
+      viewport,
       locale: 'ko-KR',
       reducedMotion: 'reduce',
       hasTouch: true,
@@ -183,40 +321,46 @@ describe('/play in Chromium', function () {
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[${nickname}] page error:`, e.message));
-    await page.goto(`${base}/play`);
-    const player = new Player(page, nickname);
+    await page.goto(url);
+    const player = new Player(page, nickname, viewport);
     players.push(player);
     return player;
   }
 
-  it('two people and bots play a whole game through the page, one reloads and comes back, then 한 판 더', async () => {
-    const host = await open('민수');
-    const friend = await open('지우');
+  it('two people (390×844 and 360×640) and four bots play a whole game through the page, one reloads and comes back, then 한 판 더', async () => {
+    const host = await open('민수', LARGE);
+    const friend = await open('지우', SMALL);
 
     // --- lobby: the host makes a room with options, the friend joins by its id ---
     await host.waitScreen('entry');
     await host.page.fill('#nickname', host.nickname);
     await host.page.locator('#create-panel summary').click();
     await host.shot('entry');
-    await host.page.selectOption('#opt-lose', '3');
+    await host.page.selectOption('#opt-lose', '4');
     await host.page.selectOption('#opt-turn', '60');
     await host.page.locator('#create-room').click();
     await host.waitScreen('lobby');
+    // A new screen starts at its top: the room code is in sight without scrolling.
+    assert.equal(await scrollY(host), 0, 'the lobby opens scrolled to the top');
+    await inView(host, '#room-code', 'the lobby');
     const roomId = (await host.page.locator('#room-code').textContent())!.trim();
     assert.match(roomId, /^\S+$/);
 
     await friend.waitScreen('entry');
     await friend.page.locator('#skin-switch').click(); // this child prefers animals
     assert.equal(await friend.attr('skin'), 'animals');
+    assert.match(await friend.page.title(), /^동물 블러핑/, 'the animal skin has its own title');
+    assert.match((await friend.page.locator('h1').textContent()) ?? '', /동물 블러핑/);
     await friend.page.fill('#nickname', friend.nickname);
     // A mistyped room id is told apart from a network problem, in words a child reads.
     await friend.page.fill('#room-id', 'nosuchroom');
     await friend.page.locator('#join-room').click();
-    await friend.page.locator('#toast.show:has-text("방 번호")').waitFor();
+    await friend.page.locator('#toast.show:has-text("방")').waitFor();
     assert.equal(await friend.screen(), 'entry');
     await friend.page.fill('#room-id', roomId);
     await friend.page.locator('#join-room').click();
     await friend.waitScreen('lobby');
+    assert.equal(await scrollY(friend), 0, 'the lobby opens scrolled to the top');
     await host.page.locator(`.seat:has-text("${friend.nickname}")`).waitFor();
 
     const watcher = await open('구경꾼');
@@ -225,44 +369,66 @@ describe('/play in Chromium', function () {
     await watcher.page.locator('#watch-room').click();
     await watcher.waitScreen('lobby');
 
-    // Practice bots fill the table: add two, take one out, add it back.
-    await host.page.locator('#add-bot-smart').click();
-    await host.page.waitForSelector('.seat .tag.bot');
+    // Practice bots fill the table: add them, take one out, add it back.
+    for (const level of ['smart', 'easy', 'easy', 'smart']) {
+      const before = await host.page.locator('.seat .tag.bot').count();
+      await host.page.locator(`#add-bot-${level}`).click();
+      await host.page.locator('.seat .tag.bot').nth(before).waitFor();
+    }
+    const remove = host.page.locator('.remove-bot').last();
+    const removeBox = (await remove.boundingBox())!;
+    assert.ok(removeBox.height >= 44 && removeBox.width >= 44, `빼기 is thumb-sized (${removeBox.width}×${removeBox.height})`);
+    await remove.click();
+    await host.page.locator('.seat .tag.bot').nth(3).waitFor({ state: 'detached' });
     await host.page.locator('#add-bot-easy').click();
-    await host.page.locator('.seat .tag.bot').nth(1).waitFor();
-    await host.page.locator('.remove-bot').last().click();
-    await host.page.locator('.seat .tag.bot').nth(1).waitFor({ state: 'detached' });
-    await host.page.locator('#add-bot-easy').click();
-    await host.page.locator('.seat .tag.bot').nth(1).waitFor();
-    await friend.page.locator('.seat .tag.bot').nth(1).waitFor();
+    await host.page.locator('.seat .tag.bot').nth(3).waitFor();
+    await friend.page.locator('.seat .tag.bot').nth(3).waitFor();
+    // The same colour for each player on both phones.
+    assert.deepEqual(
+      await colours(friend, '.seat[data-player]'),
+      await colours(host, '.seat[data-player]'),
+      'avatar colours match across phones',
+    );
+    // The help promises exactly the badges this game shows (4 to lose: red from the 3rd card, no yellow).
+    await friend.page.locator('details.help summary').click();
+    const help = (await friend.page.locator('details.help').textContent()) ?? '';
+    assert.match(help, /3장이면 🚨 빨간 '위험' 배지/);
+    assert.doesNotMatch(help, /노란/);
     await host.shot('lobby-host');
     await friend.shot('lobby-friend-animals');
     await host.page.locator('#start').click();
     await Promise.all([host.waitScreen('table'), friend.waitScreen('table'), watcher.waitScreen('table')]);
     assert.equal(await watcher.page.locator('.hand-card').count(), 0, 'a watcher holds no cards');
-    await watcher.page.locator('.opponent').nth(3).waitFor();
+    await watcher.page.locator('.opponent').nth(5).waitFor();
     await watcher.shot('watching');
+    const seenByHost = await colours(host, '.opponent[data-player]');
+    const seenByFriend = await colours(friend, '.opponent[data-player]');
+    for (const [id, colour] of Object.entries(seenByFriend))
+      if (id in seenByHost) assert.equal(colour, seenByHost[id], 'the same colour at the table on both phones');
+    assert.equal(new Set(Object.values(seenByHost)).size, 5, 'five opponents, five colours');
 
-    // --- quick chat reaches the other player ---
-    await host.page.locator('button.chat[data-phrase="really"]').click();
+    // --- quick chat reaches the other player; its buttons are thumb-sized ---
+    const chat = host.page.locator('button.chat[data-phrase="really"]');
+    assert.ok(((await chat.boundingBox())?.height ?? 0) >= 44, 'quick-chat buttons are at least 44 px tall');
+    await chat.click();
     await friend.page.locator('.chat-bubble:has-text("정말이야!")').waitFor();
 
     // --- the whole game, with a reload in the middle ---
     let reloaded = false;
     let dropped = false;
     const moves = await playToEnd([host, friend], async (n) => {
-      if (reloaded && !dropped && n >= 6 && (await friend.screen()) === 'table') {
+      if (reloaded && !dropped && n >= 5 && (await friend.screen()) === 'table') {
         // The network goes away without a close: the SDK notices the silence, the banner says so.
         dropped = true;
         await friend.page.context().setOffline(true);
         await friend.page.locator('#banner.show').waitFor({ timeout: 20000 });
-        await friend.shot('reconnecting');
+        await friend.view('reconnecting');
         await friend.page.context().setOffline(false);
         await friend.page.waitForSelector('#banner:not(.show)', { state: 'attached', timeout: 30000 });
         await friend.waitScreen('table');
         return;
       }
-      if (reloaded || n < 4 || (await friend.screen()) !== 'table') return;
+      if (reloaded || n < 3 || (await friend.screen()) !== 'table') return;
       reloaded = true;
       const before = await friend.page.locator('.hand-total').textContent();
       await friend.shot('before-reload');
@@ -276,30 +442,31 @@ describe('/play in Chromium', function () {
     assert.ok(reloaded, 'the friend reloaded during the game');
     assert.ok(shots.has('reveal'), 'a reveal was on screen after a call');
     assert.ok(peeked, 'someone peeked and passed the card on');
+    assert.ok(toastTried, 'a notice came up during a decision on the small phone');
     assert.ok(dropped, 'the friend lost the network during the game and came back');
+    assert.ok(host.checked > 0 && friend.checked > 0, 'decisions were checked on both phone sizes');
     assert.ok(moves > 2);
 
     // --- results ---
     await Promise.all([host.waitScreen('results'), friend.waitScreen('results'), watcher.waitScreen('results')]);
     await host.page.locator('#ranking li').first().waitFor();
+    assert.equal(await scrollY(host), 0, 'the results open at the top');
     const summary = (await host.page.locator('#summary').textContent()) ?? '';
     assert.match(summary, /패배/);
     assert.match((await friend.page.locator('#summary').textContent()) ?? '', /패배/);
+    await host.page.locator('#last-call').waitFor();
     const loserName = async (p: Player) =>
       ((await p.page.locator('#ranking .rank.loser .rank-player > b').textContent()) ?? '').replace(' (나)', '');
     assert.equal(await loserName(friend), await loserName(host), 'both see the same loser');
     await host.page.locator('#scores').waitFor();
     await host.page.locator('#highlights li').first().waitFor();
     const points = await host.page.locator('#scores li b').allTextContents();
-    assert.deepEqual([...points].sort(), ['0점', '1점', '1점', '1점'], 'one point for each winner, none for the loser');
+    assert.deepEqual([...points].sort(), ['0점', '1점', '1점', '1점', '1점', '1점'], 'one point for each winner, none for the loser');
     if (!WITHOUT_RECORDS) {
       await host.page.locator('#verify').click();
       await host.page.locator('#fair-out.good, #fair-out.bad').waitFor();
       assert.match((await host.page.locator('#fair-out').textContent()) ?? '', /공정한 게임/, 'the fairness check passes');
     }
-    // The last reveal fades on its own; the results underneath are the screenshot.
-    await host.page.waitForSelector('#reveal:not(.show)', { state: 'attached' });
-    await friend.page.waitForSelector('#reveal:not(.show)', { state: 'attached' });
     await host.shot('results-host');
     await friend.shot('results-friend-animals');
 
@@ -308,10 +475,45 @@ describe('/play in Chromium', function () {
     await host.page.locator('#rematch').click();
     await Promise.all([host.waitScreen('lobby'), friend.waitScreen('lobby'), watcher.waitScreen('lobby')]);
     assert.match((await host.page.locator('.games-played').textContent()) ?? '', /1판/);
-    assert.equal(await host.page.locator('.seat:not(.empty)').count(), 4, 'both people and both bots keep their seats');
-    assert.equal(await host.page.locator('.seat .tag.score').count(), 4, 'every seat shows its running score');
+    assert.equal(await host.page.locator('.seat:not(.empty)').count(), 6, 'both people and the bots keep their seats');
+    assert.equal(await host.page.locator('.seat .tag.score').count(), 6, 'every seat shows its running score');
     await host.shot('lobby-rematch');
     await host.page.locator('#start').click();
     await Promise.all([host.waitScreen('table'), friend.waitScreen('table'), watcher.waitScreen('table')]);
+  });
+
+  it('tells a child when the clock played their turn, reads the front badges out, and leaves the table after asking', async () => {
+    const kid = await open('하준', SMALL);
+    await kid.waitScreen('entry');
+    await kid.page.fill('#nickname', kid.nickname);
+    await kid.page.locator('#create-panel summary').click();
+    await kid.page.selectOption('#opt-turn', '15');
+    await kid.page.locator('#create-room').click();
+    await kid.waitScreen('lobby');
+    await kid.page.locator('#add-bot-easy').click();
+    await kid.page.locator('.seat .tag.bot').waitFor();
+    await kid.page.locator('#start').click();
+    await kid.waitScreen('table');
+    // Wait for a turn of mine and let the clock run out (15 s): the page says what was played.
+    await kid.page.waitForSelector('body[data-myturn="true"]', { timeout: 30000 });
+    await checkDecision(kid, 'a two-player turn');
+    await kid.page.locator('#toast.show:has-text("시간이 다 돼서")').waitFor({ timeout: 25000 });
+    await kid.view('clock-played');
+    // Front badges say what they hold ("쥐 1장"), not a bare number.
+    await kid.page.locator('.fronts .badge').first().waitFor({ timeout: 30000 });
+    for (const label of await kid.page.locator('.fronts .badge').evaluateAll((all) => all.map((b) => b.getAttribute('aria-label')))) {
+      assert.match(label ?? '', /^\S+ \d+장/, `a front badge reads out its kind and count: ${label}`);
+    }
+    assert.match((await kid.page.locator('.mine .fronts').getAttribute('aria-label')) ?? '', /내 앞/);
+    // Leaving asks first; 계속하기 keeps the seat, 나가기 goes back to the start.
+    await kid.page.locator('#leave-table').click();
+    await kid.page.locator('#ask-leave').waitFor();
+    await kid.view('leave-ask');
+    await kid.page.locator('#leave-cancel').click();
+    await kid.page.locator('#ask-leave').waitFor({ state: 'detached' });
+    assert.equal(await kid.screen(), 'table');
+    await kid.page.locator('#leave-table').click();
+    await kid.page.locator('#leave-confirm').click();
+    await kid.waitScreen('entry');
   });
 });
