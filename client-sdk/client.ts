@@ -1,7 +1,7 @@
 import { Client, Room } from 'colyseus.js';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
-import { errorFor, joinError, localError } from './errors';
+import { errorFor, joinError, localError, SdkError } from './errors';
 import { EndpointInput, parseEndpoint } from './endpoint';
 import { freshEntropy } from './entropy';
 import { AppToken, IdentityKeeper } from './identity';
@@ -140,10 +140,25 @@ export class CockroachClient {
    * Takes the saved seat back (after an app restart or a reload): for the whole game and its
    * results screen, until a rematch or the room closes. Rejects with NO_SAVED_SEAT when nothing
    * is saved, ROOM_CLOSED or SEAT_GONE when the server no longer holds the seat (it is then
-   * forgotten), CONNECTION_FAILED when the server cannot be reached (the seat is kept: try again).
+   * forgotten), CONNECTION_FAILED or SERVER_ERROR when the server cannot be reached or keeps
+   * failing (the seat is kept: try again).
+   *
+   * After a reinstall nothing is saved: with `room` (its code, and the nickname unless the app's
+   * token carries one) and the same identity (the app's token, or a guest token the app kept
+   * elsewhere) the server gives the seat back to the person (PROTOCOL v3: a seat belongs to its
+   * identity). A room that is gone is ROOM_CLOSED there too.
    */
-  async resume(): Promise<GameSession> {
+  async resume(room?: { code: string; nickname?: string }): Promise<GameSession> {
     const seat = await this.sessionOptions.store.load();
+    if (!seat && room) {
+      return this.enter(
+        'resume',
+        () => this.colyseus.joinById<CockroachState>(room.code, { nickname: room.nickname, entropy: freshEntropy() }, CockroachState),
+        false,
+      ).catch((error: SdkError) => {
+        throw error.code === 'ROOM_NOT_FOUND' ? localError('ROOM_CLOSED', 'resume') : error;
+      });
+    }
     if (!seat) throw localError('NO_SAVED_SEAT', 'resume');
     const now = Date.now();
     const outcome = await reconnectSeat(this.colyseus, seat.token, {

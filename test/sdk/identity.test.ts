@@ -78,6 +78,21 @@ describe('SDK identities: guest and app tokens on every matchmaking request (iss
     assert.equal(guestFetches().length, 0);
   });
 
+  it('resume() after a reinstall (nothing saved) joins the named room with the identity; a room that is gone is ROOM_CLOSED', async () => {
+    const fresh = new MemoryTokenStore();
+    const client = new CockroachClient(endpoint(), { store: fresh, appToken: jwt(9) });
+    await rejects(client.resume(), 'NO_SAVED_SEAT');
+    matchmake = () => refusal(404, 'ROOM_NOT_FOUND');
+    await rejects(client.resume({ code: '123456', nickname: '민수' }), 'ROOM_CLOSED');
+    const [request] = matchmaking();
+    assert.equal(request.path, '/matchmake/joinById/123456');
+    assert.equal(request.authorization, `Bearer ${jwt(9)}`);
+    const body = JSON.parse(request.body) as Record<string, unknown>;
+    assert.equal(body.nickname, '민수');
+    assert.match(String(body.entropy), /^[0-9a-f]{32}$/);
+    assert.deepEqual(Object.keys(body).sort(), ['entropy', 'nickname']);
+  });
+
   it('anonymous (guest: false): no identity at all', async () => {
     await rejects(new CockroachClient(endpoint(), { guest: false }).create('민수'), 'ROOM_FULL');
     assert.equal(guestFetches().length, 0);
