@@ -14,6 +14,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import express, { Express, Request, Response } from 'express';
+import { edgeFailed } from './edgeMetrics';
+import { notFound, sendJsonError } from './errors';
 
 const WEB = path.resolve(__dirname, '../../web');
 const SKIN_DIRS = ['bugs', 'animals'];
@@ -153,15 +155,12 @@ async function serve(name: string, req: Request, res: Response) {
   try {
     assets = await warmPlay();
   } catch (error) {
-    console.error('play: build failed', error);
-    res.status(503).type('text/plain; charset=utf-8').send('게임 화면을 준비하지 못했어요. 잠시 후에 다시 해요.');
+    edgeFailed('play', error);
+    sendJsonError(res, 503, 'SERVER_ERROR');
     return;
   }
   const file = assets.files.get(name);
-  if (!file) {
-    res.status(404).type('text/plain; charset=utf-8').send('찾는 파일이 없어요.');
-    return;
-  }
+  if (!file) return notFound(req, res);
   const coding = pickEncoding(req.get('accept-encoding'), new Set(Object.keys(file.bodies) as Encoding[]));
   res.set(SECURITY_HEADERS);
   res.set('Cache-Control', file.cacheControl);
@@ -181,8 +180,8 @@ export function mountPlay(app: Express): void {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/', (req, res) => void serve('index.html', req, res));
   router.get(ASSET_PATH, (req: Request, res) => void serve(req.params[0], req, res));
-  // Anything else under /play (a bad path, `..`, a directory) is a plain 404, never an error page.
-  router.use((_req, res) => void res.status(404).type('text/plain; charset=utf-8').send('찾는 파일이 없어요.'));
+  // Anything else under /play (a bad path, `..`, a directory) is the JSON 404 of every other path.
+  router.use(notFound);
   // `/play` without the slash: relative asset paths in the page need the trailing one. The query
   // (an invite's `?code=`) goes along.
   app.get('/play', (req, res, next) => {

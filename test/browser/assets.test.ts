@@ -34,7 +34,7 @@ describe('/play assets over HTTP', function () {
   const ts = useTestServer();
   const port = () => ts.server.port;
 
-  it('serves the page with a content security policy, and nothing outside its own files', async () => {
+  it('serves the page with a content security policy, and nothing outside its own files (a JSON 404)', async () => {
     const page = await get(port(), '/play/');
     assert.equal(page.status, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
@@ -53,7 +53,7 @@ describe('/play assets over HTTP', function () {
     ]) {
       const res = await get(port(), bad);
       assert.equal(res.status, 404, bad);
-      assert.doesNotMatch(res.body.toString(), /<html|Error|at /, `${bad}: a plain sentence, no error page`);
+      assert.equal(JSON.parse(res.body.toString()).code, 'NOT_FOUND', `${bad}: the JSON 404 of every path, no error page`);
     }
   });
 
