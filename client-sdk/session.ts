@@ -34,8 +34,11 @@ export interface SessionEvents {
   reconnected: GameSnapshot;
   /** The seat could not be taken back: ROOM_CLOSED, SEAT_GONE, CONNECTION_FAILED, SERVER_ERROR, KICKED or AUTH_*. `left` follows. */
   reconnectFailed: SdkError;
-  /** The session is over: I left, the room closed, or the seat could not be taken back. */
-  left: { code: number };
+  /**
+   * The session is over, and why: I left (NOT_IN_ROOM), the room closed (ROOM_CLOSED), the host
+   * removed me (KICKED), or the seat could not be taken back (the `reconnectFailed` code).
+   */
+  left: { code: number; reason: SdkError };
 }
 
 interface Pending {
@@ -99,6 +102,8 @@ export class GameSession extends Emitter<SessionEvents> {
   private reconnecting = false;
   /** Why the session is over, once it is: later calls reject with it, never with "reconnecting". */
   private ended: SdkError | null = null;
+  /** The server said the host removed me (KICKED): the coming close is final. */
+  private kicked: SdkError | null = null;
   /** The reconnection under way, if any (leave() hurries it to say goodbye). */
   private attempt: ReconnectAttempt | null = null;
   private resuming: Promise<void> | null = null;
@@ -223,15 +228,15 @@ export class GameSession extends Emitter<SessionEvents> {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.resuming, new Promise((resolve) => (timer = setTimeout(resolve, LEAVE_CONFIRM_MS)))]);
       clearTimeout(timer);
-      return this.emit('left', { code: CLOSE_CODES.CONSENTED });
+      return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
     }
-    if (!this.room.connection.isOpen) return this.emit('left', { code: CLOSE_CODES.CONSENTED });
+    if (!this.room.connection.isOpen) return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
     // A socket that went silent never confirms: do not wait for it for ever.
     const room = this.room;
     if (!(await leaveRoom(room))) {
       this.dropped = room;
       closeSocket(room);
-      this.emit('left', { code: CLOSE_CODES.CONSENTED });
+      this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
     }
   }
 
@@ -307,6 +312,8 @@ export class GameSession extends Emitter<SessionEvents> {
       [SERVER_MESSAGES.error]: (e: { code: string; message: string; action: string }) => {
         if (e.action === PING) return; // a server without `pong` still proves it is there
         const error = new SdkError(e.code as SdkErrorCode, e.message, e.action);
+        // The host removed me: the close that follows ends the session, it is no drop to resume.
+        if (error.code === 'KICKED') this.kicked = error;
         const p = this.pending.get(e.action);
         if (p) this.settle(p, error);
         else this.emit('error', error);
@@ -378,15 +385,17 @@ export class GameSession extends Emitter<SessionEvents> {
     if (this.leaving) {
       // leave() announces `left` itself, once the server has confirmed (or could not).
       for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
-      if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code });
+      if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code, reason: this.ended });
       return;
     }
-    if (this.spectator || code === CLOSE_CODES.CONSENTED) {
-      // The server closes with CONSENTED only when the room itself closes: the seat is gone.
-      this.ended = localError(this.spectator && code !== CLOSE_CODES.CONSENTED ? 'NOT_IN_ROOM' : 'ROOM_CLOSED', 'room');
-      for (const p of [...this.pending.values()]) this.settle(p, errorFor(this.ended, p.action));
+    if (this.kicked || this.spectator || code === CLOSE_CODES.CONSENTED) {
+      // Removed by the host (told just before the close), or the room itself closed (the server
+      // closes with CONSENTED only then): the seat is gone. A spectator has no seat to take back.
+      const ended = this.kicked ?? localError(this.spectator && code !== CLOSE_CODES.CONSENTED ? 'NOT_IN_ROOM' : 'ROOM_CLOSED', 'room');
+      this.ended = ended;
+      for (const p of [...this.pending.values()]) this.settle(p, errorFor(ended, p.action));
       if (!this.spectator) await this.options.store.clear();
-      this.emit('left', { code });
+      this.emit('left', { code, reason: ended });
       return;
     }
     await this.resumeSeat(code);
@@ -440,7 +449,7 @@ export class GameSession extends Emitter<SessionEvents> {
     // A seat the server no longer holds is forgotten; one it could not be asked about (or that it failed to answer for) is kept for resume().
     if (failed.code !== 'CONNECTION_FAILED' && failed.code !== 'SERVER_ERROR') await this.options.store.clear();
     this.emit('reconnectFailed', failed);
-    this.emit('left', { code });
+    this.emit('left', { code, reason: failed });
   }
 
   /** A move sent just before the drop: applied → resolved; not applied → sent again (its step still guards it). */

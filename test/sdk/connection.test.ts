@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ClientOptions, CockroachClient, GameSession, MemoryTokenStore, SdkError } from '../../client-sdk/index';
+import { CLOSE_CODES } from '../../server/protocol';
 import { useTestServer } from '../support/server';
 import { dropSocket, holdReconnects, loseNetwork, next, rejects, roomOf, silenceSocket, until, leaveAfterEach } from './support';
 
@@ -196,6 +197,26 @@ describe('SDK: connections a phone survives', function () {
       assert.doesNotMatch(refused.message, /연결하는 중/);
     }
     await Promise.all([a.leave(), b.leave()]);
+  });
+
+  it("ends a removed player's session with KICKED (told, then closed): no reconnection, the seat forgotten, calls say why", async () => {
+    const store = new MemoryTokenStore();
+    const host = await new CockroachClient(ts.endpoint).create('민수');
+    const friend = await new CockroachClient(ts.endpoint, { store }).join(host.roomId, '지우');
+    const lost: unknown[] = [];
+    friend.on('connectionLost', (e) => lost.push(e));
+    const told = next(friend, 'error');
+    const left = next(friend, 'left');
+    // What the room does on `kick` (PROTOCOL v3): the refusal's code and sentence to the player, then its connection closed.
+    const client = ts.serverRoom(host.roomId).clients.find((c) => c.sessionId === friend.me)!;
+    client.send('error', { code: 'KICKED', message: '방장이 이 방에서 내보냈어요.', action: 'kick' });
+    client.leave(CLOSE_CODES.CONSENTED);
+    assert.equal((await told).code, 'KICKED');
+    const { reason } = await left;
+    assert.equal(reason.code, 'KICKED');
+    assert.deepEqual(lost, [], 'no reconnection for a removed player');
+    assert.equal(store.load(), null);
+    await rejects(friend.chat('nice'), 'KICKED');
   });
 
   it('tells a room that closed from a mistyped one when resuming, and keeps the seat when only the network failed', async () => {

@@ -49,6 +49,18 @@ describe('SDK reconnection: dead rooms, failing servers, storms (issue 23)', fun
     });
   }
 
+  it("stops at KICKED (the host removed me while I was away): reconnectFailed KICKED with the server's sentence, the seat freed", async () => {
+    const { player, store } = await seatedThenCutOff(() => refusal(403, 'KICKED', '방장이 이 방에서 내보냈어요.'));
+    const failed = next(player, 'reconnectFailed', 5000);
+    const left = next(player, 'left', 5000);
+    dropSocket(player);
+    const error = await failed;
+    assert.deepEqual([error.code, error.message], ['KICKED', '방장이 이 방에서 내보냈어요.']);
+    assert.equal((await left).reason.code, 'KICKED');
+    assert.equal(fake!.seen.length, 1);
+    assert.equal(store.load(), null);
+  });
+
   it('resume() of a seat in a dead room answers ROOM_CLOSED and forgets it', async () => {
     const { player, store } = await seatedThenCutOff(() => refusal(200, 'ROOM_CLOSED'));
     const saved = store.load()!;
