@@ -18,6 +18,8 @@ import { edgeFailed } from './edgeMetrics';
 import { notFound, sendJsonError } from './errors';
 
 const WEB = path.resolve(__dirname, '../../web');
+/** esbuild's (never written) output directory: output paths are taken relative to it. */
+const OUT = path.join(WEB, 'out');
 const SKIN_DIRS = ['bugs', 'animals'];
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -28,12 +30,12 @@ export interface PlayAsset {
   bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
   /** A hash of the identity bytes; each coding's ETag adds its name (a strong validator per variant). */
   hash: string;
-  /** Art keeps an hour; the page, bundle and style are revalidated (a deploy changes them in place). */
+  /** Chunks (hashed names) keep for good, art an hour; the page, bundle and style are revalidated (a deploy changes them in place). */
   cacheControl: string;
 }
 
 export interface PlayAssets {
-  /** Path under /play/ → asset: index.html, styles.css, play.js (+ play.js.map on request), art/<skin>/<kind>.svg. */
+  /** Path under /play/ → asset: index.html, styles.css, play.js, chunks/*.js (+ maps on request), art/<skin>/<kind>.svg. */
   files: Map<string, PlayAsset>;
 }
 
@@ -66,7 +68,11 @@ async function asset(name: string, identity: Buffer): Promise<PlayAsset> {
     type: TYPES[path.extname(name)],
     bodies,
     hash: crypto.createHash('sha256').update(identity).digest('base64url').slice(0, 22),
-    cacheControl: name.startsWith('art/') ? 'public, max-age=3600' : 'no-cache',
+    cacheControl: name.startsWith('chunks/')
+      ? 'public, max-age=31536000, immutable'
+      : name.startsWith('art/')
+        ? 'public, max-age=3600'
+        : 'no-cache',
   };
 }
 
@@ -87,14 +93,18 @@ export async function buildPlay(opts: { minify?: boolean; sourcemap?: boolean } 
     minify: opts.minify ?? true,
     // 'linked' adds the `//# sourceMappingURL` comment; false builds neither the map nor the link.
     sourcemap: (opts.sourcemap ?? sourceMapWanted()) ? 'linked' : false,
-    outfile: 'play.js',
+    // Code loaded only when needed (the invite's QR generator) goes to chunks/ under hashed names.
+    splitting: true,
+    outdir: OUT,
+    entryNames: 'play',
+    chunkNames: 'chunks/[name]-[hash]',
     write: false,
     loader: { '.svg': 'text' },
     tsconfig: path.join(WEB, 'tsconfig.json'),
     logLevel: 'silent',
   });
   const raw = new Map<string, Buffer>();
-  for (const f of out.outputFiles) raw.set(path.basename(f.path), Buffer.from(f.contents));
+  for (const f of out.outputFiles) raw.set(path.relative(OUT, f.path).split(path.sep).join('/'), Buffer.from(f.contents));
   for (const name of ['index.html', 'styles.css']) raw.set(name, fs.readFileSync(path.join(WEB, name)));
   for (const skin of SKIN_DIRS) {
     for (const file of fs.readdirSync(path.join(WEB, 'art', skin))) {
@@ -173,7 +183,8 @@ async function serve(name: string, req: Request, res: Response) {
   res.send(file.bodies[coding]);
 }
 
-const ASSET_PATH = /^\/(play\.js|play\.js\.map|styles\.css|index\.html|art\/(?:bugs|animals)\/[a-z]{1,16}\.svg)$/;
+const ASSET_PATH =
+  /^\/(play\.js|play\.js\.map|styles\.css|index\.html|art\/(?:bugs|animals)\/[a-z]{1,16}\.svg|chunks\/[A-Za-z0-9_-]{1,64}\.js(?:\.map)?)$/;
 
 /** Mounts `/play` (the page, its bundle, style and art, from memory). */
 export function mountPlay(app: Express): void {

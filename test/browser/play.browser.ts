@@ -344,7 +344,11 @@ describe('/play in Chromium', function () {
     assert.equal(await scrollY(host), 0, 'the lobby opens scrolled to the top');
     await inView(host, '#room-code', 'the lobby');
     const roomId = (await host.page.locator('#room-code').textContent())!.trim();
-    assert.match(roomId, /^\S+$/);
+    assert.ok(roomId.length > 0);
+    // The invite: a link that opens /play with the code, and its QR code drawn in the page as SVG.
+    const link = await host.page.locator('#invite-link').inputValue();
+    assert.equal(link, `${base}/play/?code=${encodeURIComponent(roomId.replace(/\s/g, ''))}`);
+    await host.page.locator('#invite-qr svg').waitFor();
 
     await friend.waitScreen('entry');
     await friend.page.locator('#skin-switch').click(); // this child prefers animals

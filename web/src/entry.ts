@@ -2,6 +2,7 @@ import type { CreateOptions, RoomListing } from '../../client-sdk/index';
 import { claimLine, KINDS } from './art';
 import { art, el, replace } from './dom';
 import type { Page } from './page';
+import { groupCode, normalizeCode } from './invite';
 import { prefs } from './store';
 
 const MAX_NICK = 12;
@@ -42,7 +43,15 @@ export function entryScreen(page: Page): HTMLElement {
     autocomplete: 'nickname',
     oninput: (e: Event) => prefs.setNickname((e.target as HTMLInputElement).value.trim()),
   });
-  const roomInput = el('input', { id: 'room-id', placeholder: '방 번호', autocapitalize: 'off', autocomplete: 'off', spellcheck: 'false' });
+  const roomInput = el('input', {
+    id: 'room-id',
+    placeholder: '예: 123 456',
+    inputmode: 'numeric',
+    autocapitalize: 'off',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    value: page.invite ?? '',
+  });
   const rooms = el('div', { class: 'room-list', id: 'room-list' }, el('p', { class: 'muted' }, '열린 방을 찾는 중…'));
 
   const create = () => {
@@ -65,10 +74,13 @@ export function entryScreen(page: Page): HTMLElement {
     const nickname = nicknameFrom(nick, page);
     if (nickname) void page.enter(() => page.client.quickMatch(nickname));
   };
+  // Six digits, however a child typed them ("123 456", "123-456"); the server has the last word.
   const roomId = () => {
-    const id = roomInput.value.trim();
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-      page.toast('방 번호를 확인해 주세요.');
+    // Until rooms are named by their 6-digit codes on the server (issue 22), an older id still goes through.
+    const legacy = roomInput.value.trim();
+    const id = normalizeCode(roomInput.value) ?? (/^[A-Za-z0-9_]{9}$/.test(legacy) ? legacy : null);
+    if (!id) {
+      page.toast('방 번호는 숫자 6개예요. 다시 확인해 주세요.');
       roomInput.focus();
       return null;
     }
@@ -112,22 +124,48 @@ export function entryScreen(page: Page): HTMLElement {
   };
   void refresh();
 
+  const invited = page.invite;
+  const farewell = page.farewell;
+  const start = el(
+    'section',
+    { class: `panel${invited ? ' invited' : ''}` },
+    invited ? el('h2', { id: 'invited' }, `🎉 방 ${groupCode(invited)}에 초대받았어요!`) : null,
+    el('label', { class: 'field', for: 'nickname' }, el('span', {}, invited ? '내 이름을 적고 들어가요' : '내 이름'), nick),
+    invited
+      ? el('button', { class: 'big primary', id: 'invite-join', onclick: () => join(invited) }, '방에 들어가기')
+      : el('button', { class: 'big primary', id: 'quick-match', onclick: quick }, '⚡ 빠른 시작'),
+  );
   return el(
     'main',
     { class: 'entry' },
+    farewell
+      ? el(
+          'section',
+          { class: 'panel farewell', id: 'farewell', role: 'status' },
+          el('p', {}, `👋 ${farewell}`),
+          el(
+            'button',
+            {
+              class: 'small ghost',
+              onclick: () => {
+                page.farewell = null;
+                page.render();
+              },
+            },
+            '알겠어요',
+          ),
+        )
+      : null,
+    // Invited: the way in comes first, the welcome after it.
+    invited ? start : null,
     el(
       'section',
       { class: 'hero' },
       el('div', { class: 'hero-art' }, ...KINDS.map((k) => art(page.skin.svg[k], `art hero-${k}`))),
       el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine(page.skin.names.rat)}" 진짜일까, 거짓말일까?`),
-      el('p', { class: 'tip' }, `같은 그림 ${'4'}장이 내 앞에 모이면 져요.`),
+      el('p', { class: 'tip' }, '같은 그림이 4장(둘이서 하면 5장) 내 앞에 모이면 져요.'),
     ),
-    el(
-      'section',
-      { class: 'panel' },
-      el('label', { class: 'field', for: 'nickname' }, el('span', {}, '내 이름'), nick),
-      el('button', { class: 'big primary', id: 'quick-match', onclick: quick }, '⚡ 빠른 시작'),
-    ),
+    invited ? null : start,
     el(
       'details',
       { class: 'panel', id: 'create-panel' },

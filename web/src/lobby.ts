@@ -2,6 +2,7 @@ import type { GameSession, SeatSnapshot } from '../../client-sdk/index';
 import { avatar } from './avatar';
 import { el } from './dom';
 import { dangerLegend } from './danger';
+import { copyText, groupCode, inviteLink, qrBox } from './invite';
 import type { Page } from './page';
 
 const MAX_SEATS = 6;
@@ -27,6 +28,40 @@ function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
   );
 }
 
+/** The room's code (its id: six digits). */
+function roomCodeOf(s: GameSession): string {
+  return s.snapshot.roomId;
+}
+
+/** The code large and grouped for reading aloud, a link to copy, and its QR code to scan. */
+function invitePanel(page: Page, code: string): HTMLElement {
+  const link = inviteLink(code);
+  const field = el('input', { class: 'invite-link', id: 'invite-link', value: link, readonly: true, 'aria-label': '초대 링크' });
+  const copy = async () => {
+    const copied = await copyText(link, field);
+    page.toast(copied ? '링크를 복사했어요! 메시지로 친구에게 보내요.' : '아래 링크를 길게 눌러 복사해요.');
+  };
+  return el(
+    'section',
+    { class: 'panel room-code invite' },
+    el('p', {}, '친구에게 방 번호를 불러 주세요'),
+    el(
+      'div',
+      { class: 'invite-row' },
+      el(
+        'div',
+        { class: 'invite-main' },
+        // Read out digit by digit by a screen reader too.
+        el('div', { class: 'code', id: 'room-code', 'aria-label': `방 번호 ${[...code].join(' ')}` }, groupCode(code)),
+        el('button', { class: 'small', id: 'copy-link', onclick: () => void copy() }, '🔗 링크 복사'),
+      ),
+      qrBox(link),
+    ),
+    field,
+    el('p', { class: 'muted' }, '다른 폰의 카메라로 QR 코드를 찍으면 바로 들어와요.'),
+  );
+}
+
 export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const seats = snap.seats;
@@ -42,23 +77,11 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
     o.twoPlayerPass ? '둘이서도 떠넘기기' : null,
     o.private ? '비공개 방' : '공개 방',
   ].filter(Boolean) as string[];
-  const copy = () => {
-    void navigator.clipboard?.writeText(snap.roomId).then(
-      () => page.toast('방 번호를 복사했어요!'),
-      () => page.toast(`방 번호: ${snap.roomId}`),
-    );
-  };
   const played = snap.gamesPlayed;
   return el(
     'main',
     { class: 'lobby' },
-    el(
-      'section',
-      { class: 'panel room-code' },
-      el('p', {}, '친구에게 방 번호를 알려 주세요'),
-      el('div', { class: 'code', id: 'room-code' }, snap.roomId),
-      el('button', { class: 'small ghost', onclick: copy }, '📋 복사'),
-    ),
+    invitePanel(page, roomCodeOf(s)),
     played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
     el(
       'section',

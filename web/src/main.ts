@@ -10,6 +10,7 @@
 import { CockroachClient, GameSession, GameSnapshot, RevealSnapshot, SdkError } from '../../client-sdk/index';
 import { SKINS } from './art';
 import { autoPlayed } from './autoplay';
+import { forgetInvite, invitedCode } from './invite';
 import { el, replace } from './dom';
 import { entryScreen } from './entry';
 import { lobbyScreen } from './lobby';
@@ -43,6 +44,8 @@ const page: Page = {
   chats: new Map(),
   askLeave: false,
   askKick: null,
+  invite: invitedCode(),
+  farewell: null,
   render,
   toast(text, ms = TOAST_MS) {
     toastBox.textContent = text;
@@ -67,12 +70,21 @@ const page: Page = {
   },
   async enter(connect) {
     let session: GameSession;
+    page.farewell = null;
     try {
       session = await connect();
     } catch (e) {
       page.toast(e instanceof Error ? e.message : '방에 들어가지 못했어요.');
+      // An invite that did not work (no such room, a full one) is not offered again.
+      if (page.invite) {
+        page.invite = null;
+        forgetInvite();
+        render();
+      }
       return;
     }
+    page.invite = null;
+    forgetInvite();
     bind(session);
   },
   async leave() {
@@ -136,8 +148,8 @@ function bind(session: GameSession) {
     }),
     session.on('reconnectFailed', (e) => {
       // The seat is gone (or the network stayed away): back to the start, saying why.
-      page.toast(e.message);
       if (page.session !== session) return;
+      page.farewell = e.message;
       drop();
       render();
     }),
@@ -325,13 +337,23 @@ setInterval(() => {
 
 async function boot() {
   render();
-  if (!localSeatStore.load()) return;
+  const saved = localSeatStore.load();
+  // An invite to another room than my saved seat's: the invite is what this visit is for.
+  if (page.invite && saved?.roomId !== page.invite) {
+    const nickname = prefs.nickname();
+    // A phone that played before knows its name: straight in. A new one asks for it first.
+    if (nickname) await page.enter(() => page.client.join(page.invite!, nickname));
+    return;
+  }
+  if (!saved) return;
   showBanner('내 자리로 돌아가는 중이에요…');
   // The SDK keeps the seat when the server could not be reached (CONNECTION_FAILED): try again
   // a few times; any other answer (ROOM_CLOSED, SEAT_GONE, ...) is final and goes to the lobby.
   for (let attempt = 0; ; attempt++) {
     try {
       bind(await page.client.resume());
+      page.invite = null;
+      forgetInvite();
       return;
     } catch (e) {
       const retry = e instanceof SdkError && e.code === 'CONNECTION_FAILED' && attempt < 3;

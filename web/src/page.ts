@@ -33,8 +33,12 @@ export interface Page {
   chats: Map<string, { text: string; until: number }>;
   /** The "정말 나갈까요?" row under the header. */
   askLeave: boolean;
-  /** The player whose "정말 뺄까요?" row is open in the lobby. */
+  /** The player whose "정말 내보낼까요?" row is open in the lobby. */
   askKick: string | null;
+  /** The room code an invite link opened this page with, until it is used. */
+  invite: string | null;
+  /** Why the last room ended for me when it was not my doing (removed by the host, room closed), for the start screen. */
+  farewell: string | null;
   render(): void;
   /** A short notice at the top of the page (it takes its own room; it covers nothing). */
   toast(text: string, ms?: number): void;
