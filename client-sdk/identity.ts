@@ -1,5 +1,5 @@
 import type { Client } from 'colyseus.js';
-import type { SdkErrorCode } from './errors';
+import { matchmakeCode, SdkErrorCode } from './errors';
 import type { TokenStore } from './tokenStore';
 
 /**
@@ -22,6 +22,8 @@ const MAX_TOKEN_CHARS = 4096;
 export class IdentityKeeper {
   private guest: string | null = null;
   private fetching: Promise<string | null> | null = null;
+  /** The server has no guest identities (404: an older server): not asked again by this client. */
+  private noGuests = false;
 
   constructor(
     private readonly colyseus: Client,
@@ -61,7 +63,7 @@ export class IdentityKeeper {
     if (this.guest) return this.guest;
     const kept = (await this.store.loadGuest?.()) ?? null;
     if (kept && isToken(kept)) return (this.guest = kept);
-    return this.fetchGuest();
+    return this.noGuests ? null : this.fetchGuest();
   }
 
   /** One request at a time; a failure leaves this request anonymous and the next one tries again. */
@@ -75,7 +77,10 @@ export class IdentityKeeper {
         await this.store.saveGuest?.(token);
         return token;
       })
-      .catch(() => null)
+      .catch((error: unknown) => {
+        if (matchmakeCode(error) === 404) this.noGuests = true;
+        return null;
+      })
       .finally(() => (this.fetching = null));
     return this.fetching;
   }

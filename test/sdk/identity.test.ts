@@ -99,12 +99,23 @@ describe('SDK identities: guest and app tokens on every matchmaking request (iss
     assert.equal(matchmaking()[0].authorization, undefined);
   });
 
-  it('plays on anonymously when no guest identity can be had (a server without guests, or the issuing limit)', async () => {
-    await fake.close();
-    fake = await fakeMatchmaker((r) => (r.path === '/api/guest' ? refusal(429, 'TOO_MANY_REQUESTS') : refusal(200, 'ROOM_FULL')));
-    const store = new MemoryTokenStore();
-    await rejects(new CockroachClient(endpoint(), { store }).create('민수'), 'ROOM_FULL');
-    assert.equal(matchmaking()[0].authorization, undefined);
-    assert.equal(store.loadGuest(), null);
+  it('plays on anonymously when no guest identity can be had: the issuing limit (asked again next time), a server without guests (not asked again)', async () => {
+    for (const [status, code, asked] of [
+      [429, 'TOO_MANY_REQUESTS', 2],
+      [404, 'NOT_FOUND', 1],
+    ] as const) {
+      await fake.close();
+      fake = await fakeMatchmaker((r) => (r.path === '/api/guest' ? refusal(status, code) : refusal(200, 'ROOM_FULL')));
+      const store = new MemoryTokenStore();
+      const client = new CockroachClient(endpoint(), { store });
+      await rejects(client.create('민수'), 'ROOM_FULL');
+      await rejects(client.create('민수'), 'ROOM_FULL');
+      assert.deepEqual(
+        matchmaking().map((r) => r.authorization),
+        [undefined, undefined],
+      );
+      assert.equal(guestFetches().length, asked, code);
+      assert.equal(store.loadGuest(), null);
+    }
   });
 });
