@@ -2,7 +2,8 @@
  * What the packed SDK costs an app (figures for docs/client-sdk.md): the browser bundle
  * (esbuild, minified, gzipped) and what React Native's bundler pulls in, emulated with esbuild
  * under Metro's resolution (main fields react-native → browser → main; package exports with
- * the conditions given). Run: npx tsx client-sdk/tools/measure.ts
+ * the conditions given). Run: npx tsx client-sdk/tools/measure.ts. Metro itself bundles the
+ * package in test/sdk/reactNative.test.ts, which prints that bundle's size.
  */
 import { gzipSync } from 'node:zlib';
 import { build, BuildOptions, Metafile } from 'esbuild';
