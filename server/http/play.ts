@@ -51,12 +51,14 @@ const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
 async function asset(name: string, identity: Buffer): Promise<PlayAsset> {
+  // A development source map is read on the same machine: the best compression is for what phones load.
+  const best = !name.endsWith('.map');
   const [gz, br] = await Promise.all([
-    gzip(identity, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    gzip(identity, { level: best ? zlib.constants.Z_BEST_COMPRESSION : 1 }),
     brotli(identity, {
       params: {
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: best ? zlib.constants.BROTLI_MAX_QUALITY : 1,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
       },
     }),

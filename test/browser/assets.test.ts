@@ -124,6 +124,20 @@ describe('/play assets over HTTP', function () {
     assert.ok(dev.files.has('play.js.map'));
   });
 
+  it('serves the QR generator as a chunk of its own, loaded on demand and cached for good', async () => {
+    const assets = await warmPlay();
+    const chunk = [...assets.files.keys()].find((name) => /^chunks\/qr-[A-Za-z0-9]+\.js$/.test(name));
+    assert.ok(chunk, `a qr chunk among ${[...assets.files.keys()].filter((n) => !n.startsWith('art/')).join(', ')}`);
+    const res = await get(port(), `/play/${chunk}`, { 'accept-encoding': 'br' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-encoding'], 'br');
+    assert.match(String(res.headers['cache-control']), /immutable/, 'a hashed name never changes its bytes');
+    assert.match(zlib.brotliDecompressSync(res.body).toString(), /No input text/, "qrcode's encoder is in the chunk");
+    const js = (await get(port(), '/play/play.js')).body.toString();
+    assert.doesNotMatch(js, /No input text/, 'and not in the bundle every page loads');
+    assert.ok(js.includes(`./${chunk}`), 'the bundle imports it by that name when an invite is shown');
+  });
+
   it("keeps an invite link's query across the redirect to /play/", async () => {
     const res = await get(port(), '/play?code=123456');
     assert.equal(res.status, 301);
