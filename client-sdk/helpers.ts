@@ -5,7 +5,20 @@
 import { RULE_MESSAGES, RuleErrorCode } from '../server/rules/errors';
 import { ROOM_MESSAGES } from '../server/protocol';
 import { PassFacts, passTargetsFrom, peekedFromPublic, peekRefusalFrom } from '../server/rules/queries';
-import type { GameSnapshot } from './snapshot';
+import type { Kind } from '../server/rules/kinds';
+
+/**
+ * The public facts of a table these helpers read: a `GameSnapshot` (client-sdk/snapshot.ts) is
+ * one. Named here, so the snapshot imports the helpers and never the other way round.
+ */
+export interface TableFacts {
+  me: string | null;
+  spectator: boolean;
+  myTurn: boolean;
+  seats: readonly { id: string; nickname: string; isMe: boolean }[];
+  round: { starter: string | null; holder: string | null; seen: string[]; hasCard: boolean; claim: Kind | null };
+  options: { twoPlayerPass: boolean };
+}
 
 export type ActionName = 'offer' | 'call' | 'peek' | 'pass';
 
@@ -24,7 +37,7 @@ export interface TargetOption {
 
 const reason = (code: RuleErrorCode): Reason => ({ code, message: RULE_MESSAGES[code] });
 
-export function passFactsFrom(s: GameSnapshot): PassFacts {
+export function passFactsFrom(s: TableFacts): PassFacts {
   const order = s.seats.map((seat) => seat.id);
   const { starter, holder, seen } = s.round;
   return {
@@ -37,7 +50,7 @@ export function passFactsFrom(s: GameSnapshot): PassFacts {
 }
 
 /** Actions I may send now (the same list the server's legal moves have, by type). */
-export function whatCanDo(s: GameSnapshot, facts = passFactsFrom(s)): ActionName[] {
+export function whatCanDo(s: TableFacts, facts = passFactsFrom(s)): ActionName[] {
   if (!s.myTurn) return [];
   if (!s.round.hasCard) return ['offer'];
   if (facts.peeked) return ['pass'];
@@ -45,7 +58,7 @@ export function whatCanDo(s: GameSnapshot, facts = passFactsFrom(s)): ActionName
 }
 
 /** Whom I may hand a new card to: everyone but me, even with an empty hand. */
-export function offerTargets(s: GameSnapshot): TargetOption[] {
+export function offerTargets(s: TableFacts): TargetOption[] {
   return s.seats.map((seat) =>
     seat.isMe
       ? { id: seat.id, nickname: seat.nickname, allowed: false, reason: reason('CANNOT_TARGET_SELF') }
@@ -54,7 +67,7 @@ export function offerTargets(s: GameSnapshot): TargetOption[] {
 }
 
 /** Whom I may pass the peeked card to, and why each other player is greyed out. */
-export function passOptions(s: GameSnapshot): TargetOption[] {
+export function passOptions(s: TableFacts): TargetOption[] {
   const facts = passFactsFrom(s);
   const allowed = new Set(passTargetsFrom(facts));
   return s.seats.map((seat) => {
@@ -66,7 +79,7 @@ export function passOptions(s: GameSnapshot): TargetOption[] {
 }
 
 /** Whether "몰래 보고 넘기기" is possible for me now, and why not. */
-export function peekAvailability(s: GameSnapshot): { allowed: boolean; reason?: Reason } {
+export function peekAvailability(s: TableFacts): { allowed: boolean; reason?: Reason } {
   if (s.spectator) return { allowed: false, reason: { code: 'SPECTATOR', message: ROOM_MESSAGES.SPECTATOR } };
   if (!s.myTurn || !s.round.hasCard) return { allowed: false, reason: reason('NOT_YOUR_TURN') };
   const refusal = peekRefusalFrom(passFactsFrom(s));

@@ -1,7 +1,16 @@
 import type { Client, Room } from 'colyseus.js';
 import type { Kind } from '../server/rules/kinds';
 import type { CockroachResult } from '../server/rules/result';
-import { CHAT_PHRASES, ChatPhrase, ClientMessageType, CLOSE_CODES, GAME_ACTIONS, ROOM_MESSAGES, SERVER_MESSAGES } from '../server/protocol';
+import {
+  type BotLevel,
+  CHAT_PHRASES,
+  ChatPhrase,
+  ClientMessageType,
+  CLOSE_CODES,
+  GAME_ACTIONS,
+  ROOM_MESSAGES,
+  SERVER_MESSAGES,
+} from '../server/protocol';
 import type { CockroachState } from '../server/schema/CockroachState';
 import { Emitter } from './emitter';
 import { errorFor, localError, SdkError, SdkErrorCode } from './errors';
@@ -13,7 +22,7 @@ import { ReconnectAttempt } from './reconnect';
 import { buildSnapshot, GameSnapshot, RevealSnapshot } from './snapshot';
 import type { TokenStore } from './tokenStore';
 
-export type BotLevel = 'easy' | 'smart';
+export type { BotLevel } from '../server/protocol';
 
 /** Every event of a session, by name: a closed list (`on('chnage', …)` fails to compile). */
 export interface SessionEvents {

@@ -1,11 +1,15 @@
-import { KIND_NAMES_KO, KINDS, Kind } from '../server/rules/kinds';
+import { KINDS, Kind } from '../server/rules/kinds';
 import { DangerLevel, dangerLevel } from '../server/rules/danger';
-import { whatCanDo, ActionName } from './helpers';
-import { groupHand } from './hands';
+import { activePlayerIn } from '../server/rules/view';
 import type { CockroachResult } from '../server/rules/result';
-import type { CockroachState } from '../server/schema/CockroachState';
 import { OPTION_SPECS } from '../server/rules/options';
+import type { CockroachState } from '../server/schema/CockroachState';
+import { playerViewOf } from '../server/schema/playerView';
+import { whatCanDo, ActionName } from './helpers';
+import { groupHand, HandGroup } from './hands';
 import type { SnapshotOptions } from './options';
+
+export type { HandGroup } from './hands';
 
 export type Phase = 'lobby' | 'playing' | 'ended';
 
@@ -32,14 +36,6 @@ export interface SeatSnapshot {
   score: number;
   /** The cards in this hand, grouped by kind: mine always, everyone's once the game has ended; null while hidden. */
   hand: HandGroup[] | null;
-}
-
-export interface HandGroup {
-  kind: Kind;
-  /** Korean display name of the kind. */
-  name: string;
-  count: number;
-  cardIds: number[];
 }
 
 export interface RoundSnapshot {
@@ -108,13 +104,19 @@ function snapshotOptions(state: CockroachState, loseCount: number): GameSnapshot
 
 const zeroCounts = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
 
-/** A read-only picture of the decoded state, as an app screen wants it. */
+/**
+ * A read-only picture of the decoded state, as an app screen wants it: the rules' view of my seat
+ * (server/schema/playerView.ts, the one adapter), decided with the rules' own functions, plus
+ * what the room adds (nicknames, presence, host, scores).
+ */
 export function buildSnapshot(state: CockroachState, me: string | null, roomId: string, result: CockroachResult | null): GameSnapshot {
-  const loseCount = state.options.loseCount || (state.players.size === 2 ? 5 : 4);
-  const ids = state.order.length > 0 ? ([...state.order] as string[]) : [...state.players.keys()];
+  const view = playerViewOf(state, me);
+  const loseCount = view.options.loseCount;
+  const ids = view.order.length > 0 ? view.order : [...state.players.keys()];
   const seats: SeatSnapshot[] = ids.map((id) => {
     const p = state.players.get(id)!;
-    const front = [...p.front] as Kind[];
+    const entry = view.players[id];
+    const front = entry ? entry.front : ([...p.front] as Kind[]);
     const frontCounts = zeroCounts();
     for (const kind of front) frontCounts[kind]++;
     const danger = Object.fromEntries(KINDS.map((k) => [k, dangerLevel(frontCounts[k], loseCount)])) as Record<Kind, DangerLevel>;
@@ -133,69 +135,45 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
       isHost: id === state.hostId,
       bot: p.bot,
       score: p.score,
-      hand: id === me || state.phase === 'ended' ? groupHand(p.hand) : null,
+      hand: entry?.hand ? groupHand(entry.hand) : null,
     };
   });
 
-  const groups = new Map<Kind, number[]>();
-  const mine = me !== null ? state.players.get(me) : undefined;
-  mine?.hand.forEach((kind, cardId) => {
-    const list = groups.get(kind as Kind);
-    if (list) list.push(Number(cardId));
-    else groups.set(kind as Kind, [Number(cardId)]);
-  });
-  const myHand = KINDS.filter((k) => groups.has(k)).map((kind) => ({
-    kind,
-    name: KIND_NAMES_KO[kind],
-    count: groups.get(kind)!.length,
-    cardIds: groups.get(kind)!.sort((a, b) => a - b),
-  }));
-
-  const r = state.round;
+  const mine = me !== null ? view.players[me] : undefined;
+  const r = view.round;
   const round: RoundSnapshot = {
     no: r.no,
     starter: r.starter || null,
-    holder: r.holder || null,
-    lastPasser: r.lastPasser || null,
-    claim: (r.claim || null) as Kind | null,
-    seen: [...r.seen] as string[],
-    claims: r.claims.map((c) => ({ from: c.from, to: c.to, claim: c.claim as Kind })),
+    holder: r.holder,
+    lastPasser: r.lastPasser,
+    claim: r.claim,
+    seen: r.seen,
+    claims: r.claims,
     hasCard: r.hasCard,
-    cardKind: (r.cardKind || null) as Kind | null,
-    deadline: r.deadline,
+    cardKind: r.cardKind ?? null,
+    deadline: state.round.deadline,
   };
-  const phase = state.phase as Phase;
-  const activePlayer = phase !== 'playing' ? null : round.hasCard ? round.holder : round.starter;
-  const lr = state.lastReveal;
+  const activePlayer = activePlayerIn(view);
   const snapshot: GameSnapshot = {
     roomId,
     me,
     spectator: me === null,
-    phase,
+    phase: view.phase,
     hostId: state.hostId,
     isHost: me !== null && me === state.hostId,
     options: snapshotOptions(state, loseCount),
-    step: state.step,
+    step: view.step,
     gamesPlayed: state.gamesPlayed,
     seats,
-    myHand,
+    myHand: groupHand(mine?.hand ?? {}),
     myHandCount: mine?.handCount ?? 0,
     round,
     activePlayer,
     myTurn: activePlayer !== null && activePlayer === me,
-    lastReveal: lr
-      ? {
-          kind: lr.kind as Kind,
-          claim: lr.claim as Kind,
-          call: lr.call as 'true' | 'false',
-          caller: lr.caller,
-          correct: lr.correct,
-          takenBy: lr.takenBy,
-        }
-      : null,
-    loser: state.loser || null,
-    lossReason: (state.lossReason || null) as GameSnapshot['lossReason'],
-    removed: [...state.removed] as Kind[],
+    lastReveal: view.lastReveal,
+    loser: view.loser,
+    lossReason: view.lossReason,
+    removed: view.removed ?? [],
     result,
     canDo: [],
   };

@@ -30,6 +30,14 @@ export const SERVER_MESSAGES = {
   pong: 'pong',
 } as const;
 
+/** Practice bot levels (`addBot` { level }); `smart` when not given. */
+export const BOT_LEVELS = ['easy', 'smart'] as const;
+export type BotLevel = (typeof BOT_LEVELS)[number];
+export const DEFAULT_BOT_LEVEL: BotLevel = 'smart';
+export function isBotLevel(value: unknown): value is BotLevel {
+  return value === 'easy' || value === 'smart';
+}
+
 /** The quick-chat phrase keys of PROTOCOL.md with the Korean text the app shows. */
 export const CHAT_PHRASES = {
   really: '정말이야!',
@@ -88,6 +96,38 @@ export type ErrorCode = RoomErrorCode | RuleErrorCode;
 export { RULE_MESSAGES };
 export type { RuleErrorCode };
 
+/**
+ * A message type, or an option's key named back in a refusal: at most this many characters of
+ * `[A-Za-z0-9_]`. Anything longer is never one of ours and is never echoed.
+ */
+export const MAX_NAME_LENGTH = 32;
+const SHORT_NAME = new RegExp(`^[A-Za-z0-9_]{1,${MAX_NAME_LENGTH}}$`);
+export function isShortName(text: unknown): text is string {
+  return typeof text === 'string' && SHORT_NAME.test(text);
+}
+const FIELD_AT_END = new RegExp(`\\(([A-Za-z0-9_]{1,${MAX_NAME_LENGTH}})\\)$`);
+
+/**
+ * Matchmaking can only carry (number, string) from a room to the client, so a join or create
+ * refusal travels as the text "CODE: 한국어 문장", with the option at fault in parentheses when
+ * there is one. Written here and read back here, so the two never drift apart.
+ */
+export function refusalText(code: string, message: string, field?: string): string {
+  return field !== undefined && isShortName(field) ? `${code}: ${message} (${field})` : `${code}: ${message}`;
+}
+
+/** The code (and the option at fault) of a refusal's text, or null when it is not one of ours. */
+export function parseRefusalText(text: unknown): { code: ErrorCode; field?: string } | null {
+  if (typeof text !== 'string') return null;
+  const code = /^([A-Z][A-Z_]+): /.exec(text)?.[1];
+  if (code === undefined) return null;
+  const field = FIELD_AT_END.exec(text)?.[1];
+  if (Object.prototype.hasOwnProperty.call(ROOM_MESSAGES, code)) return { code: code as ErrorCode };
+  if (Object.prototype.hasOwnProperty.call(RULE_MESSAGES, code))
+    return field === undefined ? { code: code as ErrorCode } : { code: code as ErrorCode, field };
+  return null;
+}
+
 /** WebSocket close codes a client may see. */
 export const CLOSE_CODES = {
   /** The client left on purpose (`room.leave()`). */
@@ -98,10 +138,19 @@ export const CLOSE_CODES = {
   MESSAGE_TOO_BIG: 1009,
 } as const;
 
+/** Colyseus 0.15's matchmaking error codes, as its client library reads them. */
+export const MATCHMAKE_CODES = {
+  /** `join`/`joinOrCreate` found no room (and may not create one). */
+  INVALID_CRITERIA: 4211,
+  /** No room with that id (mistyped, or closed). */
+  INVALID_ROOM_ID: 4212,
+  /** A reconnection (or a seat reservation) that is no longer held. */
+  EXPIRED: 4214,
+} as const;
 /** Colyseus 0.15 matchmaking error for a room id that does not exist (or no longer does). */
-export const MATCHMAKE_INVALID_ROOM_ID = 4212;
+export const MATCHMAKE_INVALID_ROOM_ID = MATCHMAKE_CODES.INVALID_ROOM_ID;
 
-/** The first byte of a client frame: the Colyseus 0.15 protocol codes a client may send. */
+/** The first byte of a client frame: the Colyseus 0.15 protocol codes a client may send (transport/frameGuard.ts). */
 export const FRAME_CODES = {
   JOIN_ROOM: 10,
   LEAVE_ROOM: 12,
@@ -110,3 +159,17 @@ export const FRAME_CODES = {
 
 /** Client frames are at most this many bytes on the wire. */
 export const MAX_MESSAGE_BYTES = 4096;
+
+/**
+ * Every room id is a 6-digit code a child can read out (PROTOCOL v3 "Family tables"). What a
+ * person types may carry spaces or dashes ("123 456", "123-456") and surrounding spaces; the
+ * code is its six digits, or null when it is not a code at all.
+ */
+export const ROOM_CODE_PATTERN = /^[0-9]{6}$/;
+export function normalizeRoomCode(text: unknown): string | null {
+  if (typeof text !== 'string' || text.length > 32) return null;
+  const trimmed = text.trim();
+  if (!/^[0-9][0-9 -]*[0-9]$/.test(trimmed)) return null;
+  const digits = trimmed.replace(/[ -]/g, '');
+  return ROOM_CODE_PATTERN.test(digits) ? digits : null;
+}

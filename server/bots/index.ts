@@ -2,6 +2,7 @@
 // seat) and nothing else: no Game, no Match, no other hand, so it cannot cheat by construction.
 import { randInt, RngState, seedRng } from '../rules/rng';
 import type { Action } from '../rules/types';
+import { BotLevel, BOT_LEVELS, isBotLevel } from '../protocol';
 import type { PlayerView } from '../rules/view';
 import { easyMove } from './easy';
 import { TableMemory } from './memory';
@@ -10,8 +11,8 @@ import { smartMove } from './smart';
 
 export { BOT_NICKNAMES_KO, botNickname } from './nicknames';
 
-export type BotLevel = 'easy' | 'smart';
-export const BOT_LEVELS: readonly BotLevel[] = ['easy', 'smart'];
+export { BOT_LEVELS, isBotLevel };
+export type { BotLevel };
 
 export interface Bot {
   readonly level: BotLevel;
@@ -22,10 +23,6 @@ export interface Bot {
   decide(view: PlayerView): Action;
   /** A think time in whole ms, drawn between 40 % and 100 % of `maxMs` (0 if maxMs ≤ 0). */
   thinkMs(maxMs: number): number;
-}
-
-export function isBotLevel(value: unknown): value is BotLevel {
-  return value === 'easy' || value === 'smart';
 }
 
 /**

@@ -1,6 +1,6 @@
-import { PassFacts, passTargetsFrom, peekedFromPublic, peekRefusalFrom } from '../rules/queries';
+import { passTargetsFrom, peekRefusalFrom } from '../rules/queries';
 import type { PlayerId } from '../rules/types';
-import type { PlayerView } from '../rules/view';
+import { activePlayerIn, passFactsIn, PlayerView } from '../rules/view';
 
 /**
  * Whose view this is: while a game is playing, a view shows exactly one hand, the viewer's own.
@@ -13,23 +13,9 @@ export function viewerOf(view: PlayerView): PlayerId {
   return own[0];
 }
 
-/** Who must act now, read from the public round exactly as the rules' activePlayer does. */
-export function toActIn(view: PlayerView): PlayerId | null {
-  if (view.phase !== 'playing') return null;
-  return view.round.hasCard ? view.round.holder : view.round.starter;
-}
-
-/** The public pass/peek facts, so the bot decides with the rules' own functions. */
-export function passFactsIn(view: PlayerView): PassFacts {
-  const { order, round, options } = view;
-  return {
-    order,
-    holder: round.holder,
-    seen: round.seen,
-    peeked: peekedFromPublic(order, round.starter, round.holder, round.seen),
-    twoPlayerPass: options.twoPlayerPass,
-  };
-}
+/** Who must act now: the rules' own rule, read from the view. */
+export const toActIn = activePlayerIn;
+export { passFactsIn };
 
 /** The holder's choices, as the rules would list them. */
 export interface HolderChoices {

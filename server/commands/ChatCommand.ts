@@ -1,4 +1,5 @@
 import { parseChat } from '../room/payloads';
+import { SERVER_MESSAGES } from '../protocol';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** A quick-chat phrase (a key, never free text) from a seated player to the whole room. */
@@ -11,6 +12,6 @@ export class ChatCommand extends RoomCommand {
     if (!this.state.players.has(client.sessionId)) return this.refuse('SPECTATOR');
     if (!this.state.options.quickChat) return this.refuse('CHAT_OFF');
     if (!this.room.chatLimiter.take(client.sessionId)) return this.refuse('RATE_LIMITED');
-    this.room.broadcast('chat', { from: client.sessionId, phrase: parsed.value.phrase });
+    this.room.broadcast(SERVER_MESSAGES.chat, { from: client.sessionId, phrase: parsed.value.phrase });
   }
 }

@@ -1,5 +1,5 @@
 import { RULE_MESSAGES, RuleError, RuleErrorCode } from '../rules';
-import { ErrorCode, ROOM_MESSAGES } from '../protocol';
+import { ErrorCode, refusalText, ROOM_MESSAGES } from '../protocol';
 
 export { ROOM_MESSAGES } from '../protocol';
 export type { RoomErrorCode, ErrorCode } from '../protocol';
@@ -24,6 +24,5 @@ export function replyFromRule(error: RuleError, action: string): ErrorReply {
  * which the SDK splits back into code and message.
  */
 export function joinErrorText(code: ErrorCode, detail?: string): string {
-  const base = errorReply(code, 'join').message;
-  return detail ? `${code}: ${base} (${detail})` : `${code}: ${base}`;
+  return refusalText(code, errorReply(code, 'join').message, detail);
 }

@@ -1,5 +1,5 @@
 import { DECK_SIZE, isKind, Action } from '../rules';
-import { CHAT_PHRASES, ChatPhrase } from '../protocol';
+import { BotLevel, CHAT_PHRASES, ChatPhrase, DEFAULT_BOT_LEVEL, isBotLevel } from '../protocol';
 
 export { CHAT_PHRASES } from '../protocol';
 export type { ChatPhrase } from '../protocol';
@@ -41,15 +41,14 @@ const isPhrase = (v: unknown) => typeof v === 'string' && Object.prototype.hasOw
 /** `start`, `rematch`: no fields. */
 export const parseEmpty = (raw: unknown) => parseShape(raw, {}, () => ({}));
 
-export const BOT_LEVELS = ['easy', 'smart'] as const;
-export type BotLevel = (typeof BOT_LEVELS)[number];
-const isBotLevel = (v: unknown) => BOT_LEVELS.includes(v as BotLevel);
+export { BOT_LEVELS } from '../protocol';
+export type { BotLevel } from '../protocol';
 
 /** `addBot` { level? }: `smart` when not given. */
 export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
   const withLevel = parseShape(raw, { level: isBotLevel }, (r) => ({ level: r.level as BotLevel }));
   if (withLevel.ok) return withLevel;
-  const without = parseShape(raw, {}, () => ({ level: 'smart' as BotLevel }));
+  const without = parseShape(raw, {}, () => ({ level: DEFAULT_BOT_LEVEL }));
   return without.ok && without.step === undefined ? without : { ok: false };
 };
 

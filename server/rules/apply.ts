@@ -2,14 +2,8 @@ import { Kind, KINDS } from './kinds';
 import { checkAction } from './check';
 import { RuleError } from './errors';
 import { newRound } from './setup';
-import type { Action, Game, LossReason, PlayerId, Reveal } from './types';
-
-export type GameEvent =
-  | { type: 'offered'; from: PlayerId; to: PlayerId }
-  | { type: 'peeked'; player: PlayerId }
-  | { type: 'passed'; from: PlayerId; to: PlayerId }
-  | { type: 'revealed'; reveal: Reveal }
-  | { type: 'ended'; loser: PlayerId; reason: LossReason };
+import type { Action, Game, LossReason, PlayerId } from './types';
+import type { GameEvent } from './visibility';
 
 export type ApplyResult = { ok: true; events: GameEvent[] } | { ok: false; error: RuleError };
 
@@ -30,17 +24,24 @@ export function applyAction(game: Game, player: PlayerId, action: Action): Apply
       round.card = action.cardId;
       round.seen = [player];
       handTo(game, player, action.to, action.claim);
-      events.push({ type: 'offered', from: player, to: action.to });
+      events.push({ type: 'offered', from: player, to: action.to, claim: action.claim, kind: game.kinds[action.cardId], seen: [player] });
       break;
     }
     case 'peek':
       round.peeked = true;
       round.seen.push(player);
-      events.push({ type: 'peeked', player });
+      events.push({ type: 'peeked', player, kind: game.kinds[round.card!], seen: [...round.seen] });
       break;
     case 'pass':
       handTo(game, player, action.to, action.claim);
-      events.push({ type: 'passed', from: player, to: action.to });
+      events.push({
+        type: 'passed',
+        from: player,
+        to: action.to,
+        claim: action.claim,
+        kind: game.kinds[round.card!],
+        seen: [...round.seen],
+      });
       break;
     case 'call':
       resolveCall(game, player, action.call, events);
@@ -68,7 +69,7 @@ function resolveCall(game: Game, caller: PlayerId, call: 'true' | 'false', event
   const takenBy = correct ? round.lastPasser! : caller;
   game.fronts[takenBy].push(card);
   game.lastReveal = { card, kind, claim, call, caller, correct, takenBy };
-  events.push({ type: 'revealed', reveal: game.lastReveal });
+  events.push({ type: 'revealed', ...game.lastReveal });
   game.round = newRound(round.no + 1, takenBy);
 
   const reason = lossAfterLanding(game, takenBy);

@@ -11,6 +11,7 @@ export * from './check';
 export * from './apply';
 export * from './timeout';
 export * from './legal';
+export * from './visibility';
 export * from './view';
 export * from './result';
 export * from './replay';

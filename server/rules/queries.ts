@@ -3,8 +3,16 @@ import type { Game, PlayerId } from './types';
 
 /** Whoever must act now: the starter while no card is in flight, else the holder. */
 export function activePlayer(game: Game): PlayerId | null {
-  if (game.phase !== 'playing') return null;
-  return game.round.card === null ? game.round.starter : game.round.holder;
+  return actorOf(game.phase, game.round.card !== null, game.round.starter, game.round.holder);
+}
+
+/**
+ * The same rule from public facts alone (a player's view, a decoded state): nobody outside a
+ * game; the starter while no card is in flight, else the holder.
+ */
+export function actorOf(phase: string, hasCard: boolean, starter: PlayerId | null, holder: PlayerId | null): PlayerId | null {
+  if (phase !== 'playing') return null;
+  return hasCard ? holder : starter;
 }
 
 /**

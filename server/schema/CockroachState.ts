@@ -3,15 +3,18 @@
  * @colyseus/schema and the pure list of options, so the client SDK can ship these classes to
  * decode typed state.
  *
- * Visibility (schema 2.x `@filter`, decorator above `@type`):
- * - `Player.hand`: its owner only, and everyone once the game has ended;
- * - `Round.cardKind`: only the players listed in the same instance's `seen`.
- * The two-player removed cards and `fairness.serverSeed` are written only when the game ends, so
- * no filter is needed.
+ * Visibility (schema 2.x `@filter`, decorator above `@type`) asks the one rule,
+ * server/rules/visibility.ts:
+ * - `Player.hand`: `maySeeHand` (its owner; everyone once the game has ended);
+ * - `Round.cardKind`: `maySeeCardInFlight` (the players listed in the same instance's `seen`).
+ * The two-player removed cards and `fairness.serverSeed` are seen by everyone or nobody
+ * (`maySeeRemoved`, `maySeeServerSeed`): server/project.ts writes them only once they may be
+ * seen, so no filter is needed.
  * Strings use "" for "nobody/none" (a schema string cannot hold null).
  */
 import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@colyseus/schema';
 import { OPTION_SPECS, WireOptions } from '../rules/options';
+import { maySeeCardInFlight, maySeeHand } from '../rules/visibility';
 import { useLeanFilterState } from './leanFilterState';
 
 interface SessionClient {
@@ -40,7 +43,7 @@ export class Player extends Schema {
    * clients until they may see it.
    */
   @filter(function (this: Player, client: SessionClient, _value: unknown, root: CockroachState) {
-    return client.sessionId === this.id || root.phase === 'ended';
+    return maySeeHand(client.sessionId, this.id, root.phase);
   })
   @type({ map: 'string' })
   hand!: MapSchema<string>;
@@ -66,7 +69,7 @@ export class Round extends Schema {
   @type('boolean') hasCard = false;
 
   @filter(function (this: Round, client: SessionClient) {
-    return this.seen.includes(client.sessionId);
+    return maySeeCardInFlight(client.sessionId, this.seen);
   })
   @type('string')
   cardKind = '';

@@ -7,19 +7,15 @@
  * and its message type is one of ours.
  */
 import { unpack } from 'msgpackr';
-
-const JOIN_ROOM = 10;
-const LEAVE_ROOM = 12;
-const ROOM_DATA = 13;
-const MAX_TYPE_LENGTH = 32;
+import { FRAME_CODES, MAX_NAME_LENGTH } from '../protocol';
 
 export function isWellFormedFrame(data: unknown, isBinary: boolean, messageTypes: ReadonlySet<string>): boolean {
   if (!isBinary || !(data instanceof Uint8Array) || data.length === 0) return false;
   switch (data[0]) {
-    case JOIN_ROOM:
-    case LEAVE_ROOM:
+    case FRAME_CODES.JOIN_ROOM:
+    case FRAME_CODES.LEAVE_ROOM:
       return data.length === 1;
-    case ROOM_DATA:
+    case FRAME_CODES.ROOM_DATA:
       return messageTypeFits(data, messageTypes);
     default:
       return false; // ROOM_DATA_BYTES and server-only codes: nothing our clients send
@@ -41,7 +37,7 @@ function messageTypeFits(data: Uint8Array, messageTypes: ReadonlySet<string>): b
   } else {
     return false; // numeric types, str16/str32 headers: never a type of ours
   }
-  if (length === 0 || length > MAX_TYPE_LENGTH || start + length > data.length) return false;
+  if (length === 0 || length > MAX_NAME_LENGTH || start + length > data.length) return false;
   // A Set holds only what was put in it: no prototype key can match.
   if (!messageTypes.has(Buffer.from(data.buffer, data.byteOffset + start, length).toString('latin1'))) return false;
   return payloadDecodes(data.subarray(start + length));
