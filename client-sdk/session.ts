@@ -7,6 +7,7 @@ import {
   ChatPhrase,
   ClientMessageType,
   CLOSE_CODES,
+  type EventsMessage,
   GAME_ACTIONS,
   ROOM_MESSAGES,
   SERVER_MESSAGES,
@@ -33,6 +34,8 @@ export interface SessionEvents {
   /** Someone handed me the card in flight with this claim. */
   cardHandedToMe: { from: string; claim: Kind };
   revealed: RevealSnapshot;
+  /** The rules made my move for me: the clock ran out (`clock`), or I was away (`away`). */
+  movePlayedForMe: { move: ActionName; reason: 'clock' | 'away' };
   /** The game's result: at the end, or on coming back to (or watching) an ended game. */
   gameOver: CockroachResult;
   chat: { from: string; nickname: string; phrase: ChatPhrase; text: string };
@@ -340,6 +343,7 @@ export class GameSession extends Emitter<SessionEvents> {
         if (!known) this.emit('gameOver', result);
       },
       [SERVER_MESSAGES.pong]: () => undefined,
+      [SERVER_MESSAGES.events]: (m: EventsMessage) => this.onEvents(m),
     };
     const deliver = (type: string, message: unknown) => {
       if (!live()) return;
@@ -366,12 +370,25 @@ export class GameSession extends Emitter<SessionEvents> {
     for (const p of [...this.pending.values()]) if (p.done(now)) this.settle(p);
     this.emit('change', now);
     if (!reannounce && now.step === before.step && now.phase === before.phase) return;
-    if (now.lastReveal && now.round.no !== before.round.no) this.emit('revealed', now.lastReveal);
-    const cameToMe = before.round.holder !== this.me || before.round.no !== now.round.no || !before.round.hasCard;
-    if (!reannounce && now.round.hasCard && now.round.holder === this.me && cameToMe) {
-      this.emit('cardHandedToMe', { from: now.round.lastPasser!, claim: now.round.claim! });
-    }
     if (now.myTurn) this.emit('myTurn', { canDo: now.canDo, deadline: now.round.deadline, secondsLeft: this.secondsLeft() });
+  }
+
+  /**
+   * What just happened, as the server tells each viewer (the `events` message follows the patch
+   * it describes, so the snapshot already shows it): reveals, the card coming to me, and moves
+   * the rules made for me.
+   */
+  private onEvents(message: EventsMessage) {
+    for (const event of message.events) {
+      if (event.type === 'revealed') {
+        const { kind, claim, call, caller, correct, takenBy } = event;
+        this.emit('revealed', { kind, claim, call, caller, correct, takenBy });
+      } else if ((event.type === 'offered' || event.type === 'passed') && event.to === this.me) {
+        this.emit('cardHandedToMe', { from: event.from, claim: event.claim });
+      } else if (event.type === 'defaultMove' && event.player === this.me) {
+        this.emit('movePlayedForMe', { move: event.move, reason: event.reason });
+      }
+    }
   }
 
   private sampleOffset(s: GameSnapshot) {

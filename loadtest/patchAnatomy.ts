@@ -13,7 +13,8 @@
  */
 import { OPERATION, Schema } from '@colyseus/schema';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../server/rules';
-import { addSeatedPlayer, projectGame } from '../server/project';
+import { Projection } from '../server/project';
+import { tableStateAround } from '../server/table/state';
 import { CockroachState } from '../server/schema/CockroachState';
 import { parseArgsOrExit } from './lib/args';
 
@@ -64,7 +65,9 @@ function main() {
   let joinState = 0;
   for (let g = 0; g < games; g++) {
     const state = new CockroachState();
-    ids.forEach((id) => addSeatedPlayer(state, id, `친구${id[1]}`));
+    const projection = new Projection(state);
+    const seats = ids.map((id) => ({ id, nickname: `친구${id[1]}` }));
+    projection.project(tableStateAround(seats, null, options.options));
     state.encodeAll(true);
     const clients = ids.map((sessionId) => ({ sessionId }));
     for (const c of clients) joinState = Math.max(joinState, 1 + state.applyFilters(c, true).length);
@@ -74,8 +77,9 @@ function main() {
     const { match } = started;
     const rng = seedRng(`${seed}-bot-${g}`);
     const step = (type: string) => {
-      projectGame(state, match.game);
-      state.round.deadline = 1_767_000_000_000 + match.game.step * 1000; // as the room sets it
+      const table = tableStateAround(seats, match, options.options);
+      table.deadline = 1_767_000_000_000 + match.game.step * 1000; // as the table keeps it
+      projection.project(table);
       state.encode(false, [], true);
       const entry = perType.get(type) ?? { actions: 0, bytes: 0, fields: new Map() };
       entry.actions++;

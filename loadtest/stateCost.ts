@@ -12,7 +12,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../server/rules';
-import { addSeatedPlayer, projectGame, projectOptions, setDeadline } from '../server/project';
+import { Projection } from '../server/project';
+import { SeatSketch, tableStateAround } from '../server/table/state';
 import { CockroachState } from '../server/schema/CockroachState';
 import { parseArgsOrExit } from './lib/args';
 
@@ -24,6 +25,7 @@ const FLAGS = {
 
 interface Room {
   state: CockroachState;
+  projection: Projection;
   match: Match;
   clients: { sessionId: string }[];
   bytes: number;
@@ -53,13 +55,20 @@ function main() {
   const ids = Array.from({ length: 6 }, (_, i) => `s${i}xxxxxxx`.slice(0, 9));
   const before = gcHeapMB();
   const rooms: Room[] = [];
+  const seatsOf = (n: number): SeatSketch[] => ids.slice(0, n).map((id) => ({ id, nickname: `친구${id[1]}` }));
+  // The table's state as the room projects it (server/project.ts), with the deadline it keeps.
+  const project = (room: Room, seated: number, match: Match | null, deadline = 0) => {
+    const table = tableStateAround(seatsOf(seated), match, options.options);
+    table.deadline = deadline;
+    room.projection.project(table);
+  };
   for (let r = 0; r < args.rooms; r++) {
     const state = new CockroachState();
-    projectOptions(state, options.options, false);
-    const room: Room = { state, match: null as unknown as Match, clients: [], bytes: 0 };
+    const room: Room = { state, projection: new Projection(state), match: null as unknown as Match, clients: [], bytes: 0 };
+    project(room, 0, null);
     // Joins: each client receives the full state, as Colyseus's getFullState does.
-    ids.forEach((id) => {
-      addSeatedPlayer(state, id, `친구${id[1]}`);
+    ids.forEach((id, i) => {
+      project(room, i + 1, null);
       sendPatch(room);
       state.encodeAll(true);
       const client = { sessionId: id };
@@ -69,8 +78,7 @@ function main() {
     const started = Match.start(`${args.seed}-${r}`, ids, options.options);
     if (!started.ok) throw new Error('start');
     room.match = started.match;
-    projectGame(state, room.match.game);
-    setDeadline(state, 1_767_000_000_000);
+    project(room, ids.length, room.match, 1_767_000_000_000);
     sendPatch(room);
     rooms.push(room);
   }
@@ -84,8 +92,7 @@ function main() {
       if (game.phase !== 'playing') continue;
       const player = activePlayer(game)!;
       room.match.act(player, randomLegalAction(game, player, rng)!);
-      projectGame(room.state, game);
-      setDeadline(room.state, 1_767_000_000_000 + game.step * 1000);
+      project(room, ids.length, room.match, 1_767_000_000_000 + game.step * 1000);
       sendPatch(room);
       actions++;
     }

@@ -1,152 +1,170 @@
 /**
- * The one writer of schema fields. The room and commands never assign state fields themselves:
- * they change the game (pure rules) or the seats, then call in here.
+ * The one writer of schema fields: `project(table state → schema)`, called by the room once per
+ * applied input, just before the one patch that input sends. Nothing reads the schema back: the
+ * table's plain state (server/table/state.ts) is the source, the schema is its picture.
  *
  * Schema 2.x sends a filtered field only when its instance is visited in a patch, and an equal
  * value is never re-sent. So when someone gains the right to see a field (a peek, the end of the
- * game) the field is marked dirty here, in the same patch that grants the right.
+ * game) the field is marked dirty here, in the same patch that grants the right. Values that
+ * everyone or nobody may see (the removed cards, the server's secret) are written only once the
+ * visibility rule (server/rules/visibility.ts) lets everyone see them.
+ *
+ * What was last written is remembered by the `Projection` instance (one per room, beside its
+ * schema), so an input touches only what it changed: reading a schema collection goes through a
+ * Proxy, and six players per action add up.
  */
 import { MapSchema } from '@colyseus/schema';
-import { WireOptions, wireOptions } from './rules/options';
-import type { Game, GameOptions, PlayerId } from './rules';
+import { wireOptions } from './rules/options';
+import type { Game, PlayerId } from './rules';
+import { maySeeRemoved, maySeeServerSeed } from './rules/visibility';
+import type { TableView } from './table/state';
 import { CockroachState, Claim, LastReveal, Player, Round } from './schema/CockroachState';
 
-/** The options as created, for `resetForRematch` to show again (`loseCount` 0 when not given). */
-const createdOptions = new WeakMap<CockroachState, WireOptions>();
-
-export function projectOptions(state: CockroachState, options: GameOptions, isPrivate: boolean): void {
-  const wire = wireOptions(options, isPrivate);
-  createdOptions.set(state, wire);
-  state.options.assign(wire);
+interface SeatWritten {
+  connected: boolean;
+  away: boolean;
+  score: number;
 }
 
-export function addSeatedPlayer(state: CockroachState, id: PlayerId, nickname: string, bot = false): void {
-  state.players.set(id, new Player().assign({ id, nickname, bot, hand: new MapSchema<string>() }));
+interface GameWritten {
+  game: Game;
+  ended: boolean;
+  /** Per player: seat, hand and front sizes last written. */
+  players: Map<PlayerId, { seat: number; hand: number; front: number }>;
 }
 
-export function setScore(state: CockroachState, id: PlayerId, score: number): void {
-  const player = state.players.get(id);
-  if (player) player.score = score;
-}
+export class Projection {
+  private readonly seats = new Map<PlayerId, SeatWritten>();
+  private game: GameWritten | null = null;
+  private optionsKey: unknown = null;
+  private entropy: Readonly<Record<PlayerId, string>> | null = null;
 
-export function setGamesPlayed(state: CockroachState, n: number): void {
-  state.gamesPlayed = n;
-}
+  constructor(readonly schema: CockroachState) {}
 
-export interface FairnessFields {
-  commitment?: string;
-  /** Replaces the whole map: player id → entropy string. */
-  entropy?: Record<string, string>;
-  serverSeed?: string;
-}
+  /** Brings the schema in line with the table's state. */
+  project(table: TableView): void {
+    const s = this.schema;
+    s.phase = table.lifecycle;
+    s.hostId = table.hostId ?? '';
+    s.gamesPlayed = table.gamesPlayed;
+    this.projectOptions(table);
+    this.projectFairness(table);
+    this.projectSeats(table);
+    const game = table.match?.game ?? null;
+    if (game) this.projectGame(game);
+    else if (this.game) this.clearGame();
+    s.round.deadline = table.deadline;
+  }
 
-export function setFairness(state: CockroachState, fields: FairnessFields): void {
-  const f = state.fairness;
-  if (fields.commitment !== undefined) f.commitment = fields.commitment;
-  if (fields.serverSeed !== undefined) f.serverSeed = fields.serverSeed;
-  if (fields.entropy !== undefined) {
-    const next = fields.entropy;
+  /** The options as created in the lobby (`loseCount` 0 when not given), as resolved during a game. */
+  private projectOptions(table: TableView): void {
+    const game = table.match?.game ?? null;
+    const key = game ?? table.options;
+    if (key === this.optionsKey) return;
+    this.optionsKey = key;
+    const wire = wireOptions(table.options, table.isPrivate);
+    if (game) wire.loseCount = game.options.loseCount;
+    this.schema.options.assign(wire);
+  }
+
+  private projectFairness(table: TableView): void {
+    const f = this.schema.fairness;
+    f.commitment = table.fairness.commitment;
+    f.serverSeed = maySeeServerSeed(table.lifecycle) ? table.fairness.serverSeed : '';
+    const next = table.fairness.entropy;
+    if (next === this.entropy) return;
+    this.entropy = next;
     for (const key of [...f.entropy.keys()]) if (!Object.prototype.hasOwnProperty.call(next, key)) f.entropy.delete(key);
     for (const [key, value] of Object.entries(next)) f.entropy.set(key, value);
   }
-}
 
-/**
- * Back to the lobby after a game, as PROTOCOL v2 "Rooms that last" says, keeping each player's
- * id, nickname, bot, score and presence. Hands are cleared first, in a patch of their own sent
- * while `phase` is still `ended`: the hand filter lets everyone see that clearing only then, and
- * a clearing sent in the lobby would leave the last game's hands on the other players' screens.
- * Each player then gets a fresh hand map: a client that already knows a map is sent only its
- * latest changes when it gains the right to see it, so at the next game's end the other players
- * would miss every card dealt while the map was hidden from them. A map it has never seen is
- * sent whole. The options go back to those the room was created with (`loseCount` 0 again when it
- * was not given). The caller sends the patch that carries the lobby.
- */
-export function resetForRematch(state: CockroachState, sendPatch: () => void): void {
-  state.players.forEach((player) => {
-    if (player.hand.size > 0) player.hand.clear();
-  });
-  sendPatch();
-  state.phase = 'lobby';
-  state.step = 0;
-  state.round = new Round();
-  state.lastReveal = undefined;
-  state.loser = '';
-  state.lossReason = '';
-  if (state.removed.length > 0) state.removed.clear();
-  if (state.order.length > 0) state.order.clear();
-  state.players.forEach((player) => {
-    player.seat = -1;
-    player.handCount = 0;
-    player.hand = new MapSchema<string>();
-    if (player.front.length > 0) player.front.clear();
-  });
-  const created = createdOptions.get(state);
-  if (created) state.options.assign(created);
-  projected.delete(state);
-}
-
-export function removeSeatedPlayer(state: CockroachState, id: PlayerId): void {
-  state.players.delete(id);
-}
-
-export function setHost(state: CockroachState, id: PlayerId | null): void {
-  state.hostId = id ?? '';
-}
-
-export function setPresence(state: CockroachState, id: PlayerId, presence: { connected?: boolean; away?: boolean }): void {
-  const player = state.players.get(id);
-  if (!player) return;
-  if (presence.connected !== undefined) player.connected = presence.connected;
-  if (presence.away !== undefined) player.away = presence.away;
-}
-
-export function setDeadline(state: CockroachState, epochMs: number): void {
-  state.round.deadline = epochMs;
-}
-
-/**
- * The game last projected into each state, whether its end has been projected, and per player
- * what was last written (seat, hand and front sizes) so that an action touches only the players
- * it changed: reading a schema collection goes through a Proxy, six players per action add up.
- */
-interface Projected {
-  game: Game;
-  ended: boolean;
-  players: Map<PlayerId, { seat: number; hand: number; front: number }>;
-}
-const projected = new WeakMap<CockroachState, Projected>();
-
-/**
- * Brings the schema in line with the game after `setupGame` or any applied action. A new `Game`
- * object is a new game: call `resetForRematch` before projecting a second one into a state.
- */
-export function projectGame(state: CockroachState, game: Game): void {
-  let last = projected.get(state);
-  const newGame = !last || last.game !== game;
-  if (newGame) {
-    last = { game, ended: false, players: new Map() };
-    projected.set(state, last);
-    if (state.order.length > 0) state.order.clear();
-    state.order.push(...game.order);
+  private projectSeats(table: TableView): void {
+    const players = this.schema.players;
+    for (const id of [...this.seats.keys()]) {
+      if (table.seats.has(id)) continue;
+      this.seats.delete(id);
+      this.game?.players.delete(id);
+      players.delete(id);
+    }
+    for (const seat of table.seats.values()) {
+      const was = this.seats.get(seat.id);
+      if (was && was.connected === seat.connected && was.away === seat.away && was.score === seat.score) continue;
+      let player = players.get(seat.id);
+      if (!player) {
+        // `new Player({ id })` would be wiped by the field initialisers: assign after construction.
+        player = new Player().assign({ id: seat.id, nickname: seat.nickname, bot: seat.bot, hand: new MapSchema<string>() });
+        players.set(seat.id, player);
+      }
+      player.connected = seat.connected;
+      player.away = seat.away;
+      player.score = seat.score;
+      this.seats.set(seat.id, { connected: seat.connected, away: seat.away, score: seat.score });
+    }
   }
-  const endsNow = game.phase === 'ended' && !last!.ended;
-  if (endsNow) last!.ended = true;
-  state.phase = game.phase;
-  state.step = game.step;
-  state.options.loseCount = game.options.loseCount;
-  const seen = last!.players;
-  for (let seat = 0; seat < game.order.length; seat++) {
-    const id = game.order[seat];
-    const was = seen.get(id);
-    const hand = game.hands[id].length;
-    const front = game.fronts[id].length;
-    if (was && was.seat === seat && was.hand === hand && was.front === front) continue;
-    projectPlayer(state.players.get(id)!, game, id, seat);
-    seen.set(id, { seat, hand, front });
+
+  /**
+   * The game after its start or any applied action. A new `Game` object is a new game: every
+   * player gets a fresh hand map holding the deal. A client that already knows a map is sent
+   * only its latest changes when it gains the right to see it, so at the game's end the others
+   * would miss every card dealt while the map was hidden from them; a map it has never seen is
+   * sent whole.
+   */
+  private projectGame(game: Game): void {
+    const s = this.schema;
+    let last = this.game;
+    const newGame = !last || last.game !== game;
+    if (newGame) {
+      last = { game, ended: false, players: new Map() };
+      this.game = last;
+      if (s.order.length > 0) s.order.clear();
+      s.order.push(...game.order);
+      for (const id of game.order) {
+        const hand = new MapSchema<string>();
+        for (const card of game.hands[id]) hand.set(String(card), game.kinds[card]);
+        s.players.get(id)!.hand = hand;
+      }
+    }
+    const endsNow = game.phase === 'ended' && !last!.ended;
+    if (endsNow) last!.ended = true;
+    s.step = game.step;
+    const seen = last!.players;
+    for (let seat = 0; seat < game.order.length; seat++) {
+      const id = game.order[seat];
+      const was = seen.get(id);
+      const hand = game.hands[id].length;
+      const front = game.fronts[id].length;
+      if (was && was.seat === seat && was.hand === hand && was.front === front) continue;
+      const player = s.players.get(id);
+      if (player) projectPlayer(player, game, id, seat);
+      seen.set(id, { seat, hand, front });
+    }
+    projectRound(s, game, newGame);
+    if (endsNow) projectEnd(s, game);
   }
-  projectRound(state, game, newGame);
-  if (endsNow) projectEnd(state, game);
+
+  /**
+   * Back to the lobby (a rematch): the last game's fields are cleared in the same patch that
+   * shows the lobby. Hands may be seen by everyone outside a game (maySeeHand), so every client
+   * that saw them at the end is sent their clearing; each keeps its map until the next deal
+   * brings a fresh one.
+   */
+  private clearGame(): void {
+    const s = this.schema;
+    this.game = null;
+    s.step = 0;
+    s.round = new Round();
+    s.lastReveal = undefined;
+    s.loser = '';
+    s.lossReason = '';
+    if (s.removed.length > 0) s.removed.clear();
+    if (s.order.length > 0) s.order.clear();
+    s.players.forEach((player) => {
+      player.seat = -1;
+      player.handCount = 0;
+      if (player.hand.size > 0) player.hand.clear();
+      if (player.front.length > 0) player.front.clear();
+    });
+  }
 }
 
 function projectPlayer(player: Player, game: Game, id: PlayerId, seat: number) {
@@ -175,7 +193,7 @@ function projectRound(state: CockroachState, game: Game, newGame: boolean) {
   let round = state.round;
   if (newGame || round.no !== r.no) {
     // A new card, a new set of people who saw it: a new instance (filters never take back).
-    round = new Round().assign({ no: r.no, deadline: state.round.deadline });
+    round = new Round().assign({ no: r.no });
     state.round = round;
     // Public and overwritten whole at each call: one instance per game (fewer objects per
     // call; equal fields are not re-sent). Clients notice a new reveal by `round.no`.
@@ -205,7 +223,7 @@ function projectRound(state: CockroachState, game: Game, newGame: boolean) {
 function projectEnd(state: CockroachState, game: Game) {
   state.loser = game.loser ?? '';
   state.lossReason = game.lossReason ?? '';
-  for (const id of game.removed) state.removed.push(game.kinds[id]);
+  if (maySeeRemoved(game.phase)) for (const id of game.removed) state.removed.push(game.kinds[id]);
   // Every hand becomes public: visit each one in this very patch so its filter runs again.
   state.players.forEach((player) => player.setDirty('hand'));
 }

@@ -4,7 +4,8 @@
  * the pure rules' own codes, so the SDK can compile it in.
  */
 import { RULE_MESSAGES, RuleErrorCode } from './rules/errors';
-import { ACTION_TYPES } from './rules/types';
+import { ACTION_TYPES, type PlayerId } from './rules/types';
+import type { GameEventView } from './rules/visibility';
 
 export const ROOM_NAME = 'cockroach-poker';
 
@@ -28,7 +29,37 @@ export const SERVER_MESSAGES = {
   result: 'result',
   /** Answer to `ping`, for the SDK to notice a silently lost network. */
   pong: 'pong',
+  /** What just happened at the table, cut down for each viewer (`EventsMessage`; Version 3). */
+  events: 'events',
 } as const;
+
+/**
+ * What happened at the table besides the game's own events: seats, presence, host, the start,
+ * a rematch, and a move the rules made for someone (the clock ran out, or the player is away).
+ * Public to everyone in the room.
+ */
+export type SeatEvent =
+  | { type: 'seated'; player: PlayerId; bot: boolean }
+  | { type: 'left'; player: PlayerId; reason: 'left' | 'grace' | 'rematch' | 'removed' | 'kicked' }
+  | { type: 'dropped'; player: PlayerId }
+  | { type: 'away'; player: PlayerId; reason: 'grace' | 'left' }
+  | { type: 'returned'; player: PlayerId }
+  | { type: 'hostChanged'; host: PlayerId | null }
+  | { type: 'started'; order: PlayerId[] }
+  | { type: 'defaultMove'; player: PlayerId; move: GameActionType; reason: 'clock' | 'away' }
+  | { type: 'rematch' };
+
+/** One event as a viewer receives it: a game event cut down by the visibility rule, or a seat event. */
+export type WireEvent = GameEventView | SeatEvent;
+
+/**
+ * The `events` message: after each change's patch, what that change did, in order, for this
+ * viewer. `step` is the state's `step` after the change.
+ */
+export interface EventsMessage {
+  step: number;
+  events: WireEvent[];
+}
 
 /** Practice bot levels (`addBot` { level }); `smart` when not given. */
 export const BOT_LEVELS = ['easy', 'smart'] as const;

@@ -1,15 +1,16 @@
 /**
  * The load run's tables: six colyseus.js bots per room, from create and joins through the game
- * (each bot plays its own moves from its decoded state) to leaving and a new room in the same
- * slot. Every decoded patch is timed against the action it shows and checked for hidden
+ * (each bot plays a random legal move, the `easy` practice bot's, from the rules' view of its
+ * decoded state: server/schema/playerView.ts) to leaving and a new room in the same slot. Every decoded patch is timed against the action it shows and checked for hidden
  * information; everything lands in `Figures`.
  */
 import { performance } from 'node:perf_hooks';
 import { Client, Room } from 'colyseus.js';
-import { randInt, RngState } from '../../server/rules';
+import { actorOf, randInt, RngState } from '../../server/rules';
 import { ROOM_NAME, SERVER_MESSAGES } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { chooseMove } from '../clientBot';
+import { playerViewOf } from '../../server/schema/playerView';
+import { easyMove } from '../../server/bots/easy';
 import { Figures } from './figures';
 import { hiddenInfoViolations, PatchChange } from './leakCheck';
 import { Scheduler } from './scheduler';
@@ -180,6 +181,8 @@ export class Fleet {
     room.onStateChange(() => this.onPatch(bot));
     room.onMessage(SERVER_MESSAGES.error, (m: { code?: string }) => this.onRefused(bot, m));
     room.onMessage(SERVER_MESSAGES.result, () => this.onResult(bot));
+    // What happened at the table: the load bots decide from the state alone.
+    room.onMessage(SERVER_MESSAGES.events, () => undefined);
     room.onMessage('*', (type) => this.figures.countError(`unexpected message ${String(type)}`));
     room.onLeave((code) => {
       if (!bot.leaving && !this.figures.stopping) this.figures.countError(`closed ${code}`);
@@ -234,7 +237,8 @@ export class Fleet {
     if (state.phase === 'lobby') return this.maybeStart(table);
     if (state.phase !== 'playing') return;
     const round = state.round;
-    const active = round.hasCard ? round.holder : round.starter;
+    // The rules' own rule on the public facts; the whole view is built only for the bot on turn.
+    const active = actorOf(state.phase, round.hasCard, round.starter, round.holder);
     if (active !== bot.id || bot.scheduledStep === step) return;
     bot.scheduledStep = step;
     this.scheduler.after(this.humanDelay(), () => this.act(bot, step));
@@ -248,10 +252,9 @@ export class Fleet {
     const table = bot.table;
     const state = bot.room.state;
     if (this.figures.stopping || table.closing || state.phase !== 'playing' || state.step !== step) return;
-    const move = chooseMove(state, bot.id, this.rng);
-    if (!move) return;
+    const { type, ...fields } = easyMove(playerViewOf(state, bot.id), bot.id, this.rng);
     table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: table.bots.length - 1 });
-    bot.room.send(move.type, move.payload);
+    bot.room.send(type, { ...fields, step });
   }
 
   /** A refused action: counted, and the bot tries again so its room does not stall. */

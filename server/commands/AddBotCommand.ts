@@ -1,4 +1,3 @@
-import { MAX_PLAYERS } from '../rules';
 import { parseAddBot } from '../room/payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
@@ -9,8 +8,6 @@ export class AddBotCommand extends RoomCommand {
   execute({ client, message }: MessagePayload): void {
     const parsed = parseAddBot(message);
     if (!parsed.ok) return this.refuse('BAD_PAYLOAD');
-    if (this.refuseUnlessHostInLobby(client)) return;
-    if (this.state.players.size >= MAX_PLAYERS) return this.refuse('ROOM_FULL');
-    this.room.addBot(parsed.value.level);
+    this.settle(this.table.addBot(client.sessionId, () => this.room.newBot(parsed.value.level)));
   }
 }

@@ -9,8 +9,8 @@ export class ChatCommand extends RoomCommand {
   execute({ client, message }: MessagePayload): void {
     const parsed = parseChat(message);
     if (!parsed.ok) return this.refuse('BAD_PAYLOAD');
-    if (!this.state.players.has(client.sessionId)) return this.refuse('SPECTATOR');
-    if (!this.state.options.quickChat) return this.refuse('CHAT_OFF');
+    if (!this.table.isSeated(client.sessionId)) return this.refuse('SPECTATOR');
+    if (!this.table.options.quickChat) return this.refuse('CHAT_OFF');
     if (!this.room.chatLimiter.take(client.sessionId)) return this.refuse('RATE_LIMITED');
     this.room.broadcast(SERVER_MESSAGES.chat, { from: client.sessionId, phrase: parsed.value.phrase });
   }

@@ -7,9 +7,6 @@ export class RematchCommand extends RoomCommand {
 
   execute({ client, message }: MessagePayload): void {
     if (!parseEmpty(message).ok) return this.refuse('BAD_PAYLOAD');
-    if (this.room.spectators.has(client.sessionId)) return this.refuse('SPECTATOR');
-    if (client.sessionId !== this.state.hostId) return this.refuse('NOT_HOST');
-    if (this.state.phase !== 'ended') return this.refuse('GAME_NOT_OVER');
-    this.room.rematch();
+    this.settle(this.table.rematch(client.sessionId));
   }
 }

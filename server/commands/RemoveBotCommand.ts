@@ -8,8 +8,6 @@ export class RemoveBotCommand extends RoomCommand {
   execute({ client, message }: MessagePayload): void {
     const parsed = parseRemoveBot(message);
     if (!parsed.ok) return this.refuse('BAD_PAYLOAD');
-    if (this.refuseUnlessHostInLobby(client)) return;
-    if (!this.table.isBot(parsed.value.id)) return this.refuse('NOT_A_BOT');
-    this.room.removeBot(parsed.value.id);
+    this.settle(this.table.removeBot(client.sessionId, parsed.value.id));
   }
 }

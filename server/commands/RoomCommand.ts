@@ -1,36 +1,49 @@
 import { Command } from '@colyseus/command';
-import type { Client } from 'colyseus';
-import type { CockroachRoom } from '../room/CockroachRoom';
-import type { ErrorCode } from '../protocol';
+import type { Client, Room } from 'colyseus';
+import type { BotLevel, ErrorCode } from '../protocol';
 import type { RuleError } from '../rules';
+import type { CockroachState } from '../schema/CockroachState';
+import type { Outcome, Step, Table } from '../table/Table';
+import type { RateLimiter } from '../room/RateLimiter';
+
+/**
+ * What a command may use of its room. Named here, so the commands depend on this interface and
+ * the room (server/room/CockroachRoom.ts) implements it: no import runs from a command back to
+ * the room.
+ */
+export interface CommandRoom extends Room<CockroachState> {
+  readonly table: Table;
+  readonly chatLimiter: RateLimiter;
+  /** A new practice bot of this level: its id and its decider, for the table to seat. */
+  newBot(level: BotLevel): ReturnType<Parameters<Table['addBot']>[1]>;
+}
 
 export interface MessagePayload {
   client: Client;
   message: unknown;
+  /** Filled in by the command: whether what it asked of the table applied (the room's flood control reads it). */
+  outcome?: Outcome;
 }
 
 /**
  * Base of every command. `validate()` is deliberately not used: the dispatcher skips a command
  * whose validate() fails without a word, and every refusal here owes the sender an `error`.
  */
-export abstract class RoomCommand extends Command<CockroachRoom, MessagePayload> {
+export abstract class RoomCommand extends Command<CommandRoom, MessagePayload> {
   /** The message type this command answers, echoed in error replies. */
   abstract readonly action: string;
 
+  /** Refuses the message: the room answers the sender with `error` (or RATE_LIMITED over the limit). */
   protected refuse(code: ErrorCode | RuleError): void {
-    this.room.refuse(this.payload.client, code, this.action);
+    this.payload.outcome = { ok: false, code };
   }
 
-  protected get table() {
+  protected get table(): Table {
     return this.room.table;
   }
 
-  /** Lobby management belongs to the host, in the lobby. */
-  protected refuseUnlessHostInLobby(client: Client): boolean {
-    if (this.room.spectators.has(client.sessionId)) this.refuse('SPECTATOR');
-    else if (client.sessionId !== this.state.hostId) this.refuse('NOT_HOST');
-    else if (this.state.phase !== 'lobby') this.refuse('NOT_IN_LOBBY');
-    else return false;
-    return true;
+  /** Hands a table input's outcome back to the room (an applied input has already been sent). */
+  protected settle(step: Step): void {
+    this.payload.outcome = step.outcome;
   }
 }

@@ -1,17 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
 import { Client, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
-import { GameOptions, PlayerId, RuleError } from '../rules';
+import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
-import { addSeatedPlayer, projectOptions, removeSeatedPlayer, setHost, setPresence } from '../project';
+import { Projection } from '../project';
 import { COMMANDS } from '../commands';
-import type { RoomCommand } from '../commands/RoomCommand';
-import { CLIENT_MESSAGES, ClientMessageType, ErrorCode, GameActionType, GAME_ACTIONS, SERVER_MESSAGES } from '../protocol';
-import { Table, TableHost } from '../table/Table';
+import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
+import {
+  BotLevel,
+  CLIENT_MESSAGES,
+  ClientMessageType,
+  ErrorCode,
+  EventsMessage,
+  GameActionType,
+  GAME_ACTIONS,
+  isShortName,
+  SERVER_MESSAGES,
+  WireEvent,
+} from '../protocol';
+import { FinishedGame, Outcome, Table, TableChange, TableEvent } from '../table/Table';
 import type { FinishedGameRecord } from '../fairness';
+import type { CockroachResult } from '../rules';
 import { heartbeat } from '../transport/heartbeat';
-import { createBot, botNickname } from '../bots';
-import type { BotLevel } from './payloads';
+import { createBot } from '../bots';
 import { Admission } from './admission';
 import {
   CHAT_BURST,
@@ -20,10 +31,8 @@ import {
   HEARTBEAT_MISSES,
   HEARTBEAT_MS,
   botTickMs,
-  MAX_CLIENTS,
   MAX_SPECTATORS,
-  PING_BURST,
-  PING_REFILL_MS,
+  MAX_CLIENTS,
   RoomSettings,
   TICK_MS,
 } from './constants';
@@ -40,36 +49,39 @@ export type { RoomMetadata } from './listing';
 
 const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
 
-/** A dropped player's reconnection, held open by the room (Colyseus's "manual" mode). */
-interface HeldSeat {
-  reject(): void;
-  grace: { clear(): void };
+/**
+ * Where finished games go (server/store/). `write` resolves once the record is durable on this
+ * server's disk and never rejects; a writer that returns nothing is taken as done at once.
+ */
+export interface RecordSink {
+  write(record: FinishedGameRecord): Promise<unknown> | void;
 }
 
 /**
- * The Colyseus adapter over the table (server/table/): joins, leaves and reconnections, message
- * dispatch with flood control, patches, listing, and containment of a failing room. Every game
- * decision is the table's.
+ * The Colyseus adapter over the table (server/table/): it turns socket callbacks and messages
+ * into the table's inputs, and each applied input into one projection of the table's state onto
+ * the synced schema, one patch, and one `events` message. Plus what only a room can do: flood
+ * control, listing, reconnections, records, and containment of a failing room. Every decision
+ * about the table is the table's.
  */
-export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
+export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements CommandRoom {
   static settings: RoomSettings = { ...DEFAULT_ROOM_SETTINGS };
-  /** Where finished games go (server/store/: the writer queues, retries and never blocks a room). */
-  static records: { write(record: FinishedGameRecord): void } | null = null;
+  static records: RecordSink | null = null;
 
   maxClients = MAX_CLIENTS;
   readonly dispatcher = new Dispatcher(this);
   readonly spectators = new Set<string>();
   readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.now());
-  readonly pingLimiter = new RateLimiter(PING_BURST, PING_REFILL_MS, () => this.now());
   private readonly admission = new Admission(CockroachRoom.settings.messageBurst, CockroachRoom.settings.messagesPerSecond, () =>
     this.now(),
   );
-  /** Set while a message over the rate limit is tried as a move: a refusal then reads RATE_LIMITED. */
-  private overLimit = false;
   private failed = false;
   table!: Table;
-  private isPrivate = false;
-  private readonly held = new Map<PlayerId, HeldSeat>();
+  private projection!: Projection;
+  /** Dropped players' reconnections, held open by the room (Colyseus's "manual" mode) until the table frees the seat. */
+  private readonly held = new Map<PlayerId, { reject(): void }>();
+  /** The result announced for the game on screen (after its record was kept), for latecomers. */
+  private announced: CockroachResult | null = null;
   private lastHeartbeat = 0;
   private tickMs = TICK_MS;
 
@@ -81,15 +93,25 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     const join = this.parseJoin(raw);
     if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
     if (isDraining()) throw refusal('SERVER_DRAINING');
-    this.isPrivate = join.private;
+    const settings = CockroachRoom.settings;
     this.setState(new CockroachState());
+    this.projection = new Projection(this.state);
     this.table = new Table(
-      this.tableHost(),
-      join.options,
-      { botThinkMs: CockroachRoom.settings.botThinkMs, seed: CockroachRoom.settings.seed },
-      this.roomId,
+      {
+        options: join.options,
+        isPrivate: join.private,
+        now: () => this.now(),
+        botThinkMs: settings.botThinkMs,
+        reconnectGraceMs: settings.reconnectGraceSeconds * 1000,
+        lobbyGraceMs: settings.lobbyGraceSeconds * 1000,
+        seed: settings.seed,
+      },
+      {
+        changed: (change) => this.onTableChange(change),
+        botMove: (id, type, payload) => this.actAs(id, type, payload),
+      },
     );
-    projectOptions(this.state, join.options, this.isPrivate);
+    this.projection.project(this.table.state);
     // No patch interval (it fired in every room whether anything changed or not): each change
     // sends its own patch. One tick runs the table's timers and the heartbeat.
     this.setPatchRate(null);
@@ -104,7 +126,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
       if (!this.admission.hasRoom(client.sessionId))
         return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', echoType(type)));
       this.admission.charge(client.sessionId);
-      this.refuse(client, 'UNKNOWN_MESSAGE', echoType(type));
+      this.reply(client, 'UNKNOWN_MESSAGE', echoType(type));
     });
     this.updateListing();
   }
@@ -121,98 +143,117 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     this.assertSeatFor(join);
     if (join.spectator) {
       this.spectators.add(client.sessionId);
+      this.updateListing();
     } else {
-      addSeatedPlayer(this.state, client.sessionId, join.nickname);
-      this.table.seated(client.sessionId, join.entropy);
-      if (!this.state.hostId) setHost(this.state, client.sessionId);
+      const seated = this.table.seat({ id: client.sessionId, nickname: join.nickname, entropy: join.entropy });
+      if (!seated.outcome.ok) throw refusal(codeOf(seated.outcome));
     }
-    this.broadcastPatch();
     this.sendResultTo(client);
-    this.updateListing();
   }
 
   async onLeave(client: Client, consented: boolean) {
     const id = client.sessionId;
     this.chatLimiter.forget(id);
-    this.pingLimiter.forget(id);
     this.admission.forget(id);
     if (this.failed) return;
     if (this.spectators.delete(id)) return this.updateListing();
-    if (!this.state.players.has(id)) return;
-    if (consented) {
-      if (this.state.phase === 'lobby') return this.removeSeat(id);
-      return this.markAway(id);
+    if (!this.table.isSeated(id) || this.table.isBot(id)) return;
+    if (consented) return void this.table.leave(id);
+    // Held synchronously, before anything awaits: Colyseus requires it.
+    const reconnection = this.allowReconnection(client, 'manual');
+    this.held.set(id, { reject: () => reconnection.reject(new Error('seat released')) });
+    this.table.drop(id);
+    let back: Client;
+    try {
+      back = await reconnection;
+    } catch {
+      return;
+    } finally {
+      this.held.delete(id);
     }
-    setPresence(this.state, id, { connected: false });
-    this.broadcastPatch();
-    const back = await this.holdSeat(client);
-    if (!back || !this.state.players.has(id)) return;
-    setPresence(this.state, id, { connected: true, away: false });
-    if (!this.state.players.has(this.state.hostId)) setHost(this.state, id);
-    this.broadcastPatch();
+    metrics.reconnection(this.roomId, id, 'reconnected');
+    if (!this.table.isSeated(id)) return;
+    this.table.return(id);
     this.sendResultTo(back);
   }
 
   /**
-   * Keeps a dropped player's seat: in the lobby for a short grace, then the seat is freed; in a
-   * game for the grace, then the player is away (their turns play at once) but the seat stays
-   * theirs to take back until a rematch or the room closes (PROTOCOL v2 "Seats come back").
-   * Resolves with the returning client, or null when the seat was given up.
+   * One applied table input: the schema follows the table's state, one patch leaves now, then
+   * what happened, cut down for each viewer. Seats the table freed drop their held
+   * reconnections; a finished game's record is kept before its result is announced.
    */
-  private async holdSeat(client: Client): Promise<Client | null> {
-    const id = client.sessionId;
-    const reconnection = this.allowReconnection(client, 'manual');
-    const { lobbyGraceSeconds, reconnectGraceSeconds } = CockroachRoom.settings;
-    const droppedAt = this.now();
-    // A lobby seat waits the short grace; a game seat the full one, counted from the drop even
-    // when the game started meanwhile.
-    const expire = () => {
-      if (this.state.phase === 'lobby') return this.releaseSeat(id);
-      const left = droppedAt + reconnectGraceSeconds * 1000 - this.now();
-      const held = this.held.get(id);
-      if (left > 0 && held) return void (held.grace = this.table.timers.after(left, expire));
-      metrics.reconnection(this.roomId, id, 'expired');
-      this.markAway(id);
-    };
-    const seconds = this.state.phase === 'lobby' ? lobbyGraceSeconds : reconnectGraceSeconds;
-    const seat: HeldSeat = {
-      reject: () => reconnection.reject(new Error('seat released')),
-      grace: this.table.timers.after(seconds * 1000, expire),
-    };
-    this.held.set(id, seat);
-    try {
-      const back = await reconnection;
-      metrics.reconnection(this.roomId, id, 'reconnected');
-      return back;
-    } catch {
-      return null;
-    } finally {
-      seat.grace.clear();
-      if (this.held.get(id) === seat) this.held.delete(id);
+  private onTableChange({ events, finished }: TableChange): void {
+    this.projection.project(this.table.state);
+    this.broadcastPatch();
+    this.sendEvents(events);
+    for (const event of events) this.count(event);
+    if (finished) void this.announce(finished);
+    this.retick();
+    this.updateListing();
+    this.closeIfNobodyIsLeft();
+  }
+
+  /** Each viewer gets the events in one message; only those who may see a hidden kind get their own copy. */
+  private sendEvents(events: TableEvent[]): void {
+    if (events.length === 0) return;
+    const step = this.table.state.match?.game.step ?? 0;
+    const forViewer = (viewer: PlayerId | null): EventsMessage => ({ step, events: events.map((e) => toWire(e, viewer)) });
+    const seers = new Set<PlayerId>();
+    for (const event of events) if (isGameEvent(event) && isPartlyHidden(event)) for (const id of event.seen) seers.add(id);
+    const own = this.clients.filter((client) => seers.has(client.sessionId));
+    this.broadcast(SERVER_MESSAGES.events, forViewer(null), own.length > 0 ? { except: own } : {});
+    for (const client of own) client.send(SERVER_MESSAGES.events, forViewer(client.sessionId));
+  }
+
+  /** Operations count from what the table says happened. */
+  private count(event: TableEvent): void {
+    switch (event.type) {
+      case 'started':
+        return metrics.gameStarted(this.roomId, event.order.length);
+      case 'defaultMove':
+        if (event.reason === 'clock') metrics.turnTimedOut(this.roomId, this.table.state.match?.game.step ?? 0);
+        return;
+      case 'ended':
+        return metrics.gameEnded(this.roomId, event.reason, this.table.state.match?.game.step ?? 0);
+      case 'away':
+        if (event.reason === 'grace') metrics.reconnection(this.roomId, event.player, 'expired');
+        return;
+      case 'left':
+        this.held.get(event.player)?.reject();
+        this.held.delete(event.player);
+        return;
     }
   }
 
-  /** Gives up a held seat: the reconnection is refused and the seat is freed. */
-  private releaseSeat(id: PlayerId): void {
-    this.held.get(id)?.reject();
-    this.held.delete(id);
-    this.removeSeat(id);
+  /**
+   * The ended patch went out at once; `result` (which names the record by its gameId) waits
+   * until the record is kept on this server's disk, so a result never names a record that could
+   * be lost. A writer that returns nothing counts as done at once.
+   */
+  private async announce({ record, result }: FinishedGame): Promise<void> {
+    try {
+      await CockroachRoom.records?.write(record);
+    } catch (error) {
+      log.error('record.write_threw', { roomId: this.roomId, gameId: record.gameId }, error);
+    }
+    // A rematch (or the room's end) came first: that game is no longer on screen.
+    if (this.failed || this.table.state.result !== result) return;
+    this.announced = result;
+    this.broadcast(SERVER_MESSAGES.result, result);
+    this.closeIfNobodyIsLeft();
   }
 
-  private removeSeat(id: PlayerId): void {
-    removeSeatedPlayer(this.state, id);
-    this.table.unseated(id);
-    if (this.state.hostId === id) setHost(this.state, this.table.firstPresentHuman());
-    this.broadcastPatch();
-    this.updateListing();
+  /** At the results screen with every human away, nobody can ask for a rematch: the room closes. */
+  private closeIfNobodyIsLeft(): void {
+    const table = this.table.state;
+    if (table.lifecycle !== 'ended' || !this.table.everyHumanAway() || this.announced !== table.result) return;
+    this.disconnect().catch(() => undefined);
   }
 
-  private markAway(id: PlayerId): void {
-    setPresence(this.state, id, { connected: false, away: true });
-    // At the results screen someone present must be able to ask for a rematch.
-    if (this.state.phase === 'ended' && this.state.hostId === id) setHost(this.state, this.table.firstPresentHuman());
-    this.table.presenceChanged();
-    if (this.state.phase === 'ended' && this.table.everyHumanAway()) this.disconnect().catch(() => undefined);
+  /** Whoever joins or comes back to the results screen gets the result it missed (once it was announced). */
+  private sendResultTo(client: Client): void {
+    const result = this.table.result;
+    if (result && result === this.announced) client.send(SERVER_MESSAGES.result, result);
   }
 
   onUncaughtException(error: Error & { cause?: unknown }, methodName: string) {
@@ -261,36 +302,36 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   /**
    * Every message passes flood control, except that a move the rules accept is never refused
    * or charged for rate: over the limit, a game action is still tried, and only a refusal is
-   * answered (once per streak) with RATE_LIMITED.
+   * answered (once per streak) with RATE_LIMITED. Whether it applied is the table's outcome.
    */
   private receive(client: Client, type: ClientMessageType, CommandClass: new () => RoomCommand, message: unknown): void {
     const id = client.sessionId;
-    if (type === 'ping')
-      return void (
-        this.admission.admitPing(client, () => this.reply(client, 'RATE_LIMITED', type)) &&
-        this.dispatcher.dispatch(new CommandClass(), { client, message })
-      );
+    if (type === 'ping') {
+      // Priced like every other message (issue 20): admitted first, within its own small bucket.
+      if (!this.admission.admitPing(client, () => this.reply(client, 'RATE_LIMITED', type))) return;
+      const outcome = this.dispatch(client, type, CommandClass, message);
+      if (outcome && !outcome.ok) this.reply(client, outcome.code, type);
+      return;
+    }
     const within = this.admission.hasRoom(id);
     const isMove = GAME_ACTION_SET.has(type);
     if (!within && !isMove) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', type));
-    const stepBefore = this.table.match?.game.step;
-    this.overLimit = !within;
-    try {
-      this.dispatcher.dispatch(new CommandClass(), { client, message });
-    } finally {
-      this.overLimit = false;
-    }
-    if (isMove && this.table.match?.game.step !== stepBefore) return this.admission.moved(id);
-    if (within) {
-      this.admission.charge(id);
-      this.admission.admitted(id);
-    }
+    const outcome = this.dispatch(client, type, CommandClass, message);
+    if (isMove && outcome?.ok) return this.admission.moved(id);
+    if (!within) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', type));
+    if (outcome && !outcome.ok) this.reply(client, outcome.code, type);
+    this.admission.charge(id);
+    this.admission.admitted(id);
   }
 
-  /** Sends `error` { code, message, action } to one client; nothing else changes. */
-  refuse(client: Client, code: ErrorCode | RuleError, action: string): void {
-    if (this.overLimit) return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', action));
-    this.reply(client, code, action);
+  /** Runs one message's command; its outcome says whether what it asked of the table applied. */
+  private dispatch(client: Client, type: ClientMessageType, CommandClass: new () => RoomCommand, message: unknown): Outcome | undefined {
+    const startedMs = metrics.actionTimer();
+    const payload: MessagePayload = { client, message };
+    this.dispatcher.dispatch(new CommandClass(), payload);
+    if (payload.outcome?.ok && GAME_ACTION_SET.has(type))
+      metrics.actionApplied(this.roomId, type, client.sessionId, this.table.state.match?.game.step ?? 0, startedMs);
+    return payload.outcome;
   }
 
   private reply(client: Client, code: ErrorCode | RuleError, action: string): void {
@@ -298,65 +339,16 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     client.send(SERVER_MESSAGES.error, typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
   }
 
-  startGame(): void {
-    this.table.start();
-    this.updateListing();
-  }
-
-  rematch(): void {
-    // PROTOCOL v2: the away and the gone lose their seats; a dropped player within the grace
-    // keeps it (the grace timer frees it if they do not come back).
-    for (const [id, player] of this.state.players) if (player.away) this.releaseSeat(id);
-    this.table.rematch();
-    this.updateListing();
-  }
-
-  addBot(level: BotLevel): void {
-    const id = `bot_${randomBytes(6).toString('hex')}`;
-    const taken = new Set([...this.state.players.values()].map((p) => p.nickname));
-    let n = 0;
-    while (taken.has(botNickname(n))) n++;
-    addSeatedPlayer(this.state, id, botNickname(n), true);
-    this.table.seatBot(id, createBot(level, randomBytes(16).toString('hex')));
-    this.retick();
-    this.broadcastPatch();
-    this.updateListing();
-  }
-
-  removeBot(id: PlayerId): void {
-    this.removeSeat(id);
-    this.retick();
-  }
-
-  private tableHost(): TableHost {
-    return {
-      state: this.state,
-      now: () => this.now(),
-      patch: () => void this.broadcastPatch(),
-      broadcast: (type, message) => this.broadcast(type, message),
-      actAs: (id, type, payload) => this.actAs(id, type, payload),
-      recordFinished: (record) => CockroachRoom.records?.write(record),
-      gameEnded: (everyHumanAway) => {
-        this.updateListing();
-        if (everyHumanAway) this.disconnect().catch(() => undefined);
-      },
-    };
+  /** A new practice bot: a random id and its own seeded randomness (server/bots). */
+  newBot(level: BotLevel) {
+    return { id: `bot_${randomBytes(6).toString('hex')}`, decider: createBot(level, randomBytes(16).toString('hex')) };
   }
 
   /** A bot's move takes a player's path: the same command, parse and checks, logged as its own. */
   private actAs(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void {
-    const botClient = {
-      sessionId: id,
-      send: (kind: string, reply: { code?: string }) =>
-        kind === SERVER_MESSAGES.error && log.warn('bot.refused', { roomId: this.roomId, code: reply.code }),
-    };
-    this.dispatcher.dispatch(new COMMANDS[type](), { client: botClient as unknown as Client, message: payload });
-  }
-
-  /** Whoever joins or comes back to the results screen gets the result it missed. */
-  private sendResultTo(client: Client): void {
-    const result = this.table.result;
-    if (result) client.send(SERVER_MESSAGES.result, result);
+    const botClient = { sessionId: id, send: () => undefined } as unknown as Client;
+    const outcome = this.dispatch(botClient, type, COMMANDS[type], payload);
+    if (outcome && !outcome.ok) log.warn('bot.refused', { roomId: this.roomId, code: codeOf(outcome) });
   }
 
   private tick(): void {
@@ -371,7 +363,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
 
   /** The tick's pace: faster while a bot is seated (its think time), the cheap one otherwise. */
   private retick(): void {
-    const seatedBot = [...this.state.players.values()].some((p) => p.bot);
+    let seatedBot = false;
+    for (const seat of this.table.state.seats.values()) if (seat.bot) seatedBot = true;
     const ms = seatedBot ? botTickMs(CockroachRoom.settings.botThinkMs) : TICK_MS;
     if (ms === this.tickMs && this.lastHeartbeat !== 0) return;
     this.tickMs = ms;
@@ -389,18 +382,13 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
     if (join.spectator) {
       if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
     } else {
-      if (this.state.phase !== 'lobby') throw refusal('LATE_JOIN');
-      if (this.state.players.size >= MAX_CLIENTS - MAX_SPECTATORS) throw refusal('ROOM_FULL');
+      const code = this.table.joinRefusal();
+      if (code) throw refusal(code);
     }
   }
 
   private updateListing(): void {
-    const { hidden, metadata } = listingFor({
-      state: this.state,
-      spectators: this.spectators.size,
-      options: this.table.options,
-      isPrivate: this.isPrivate,
-    });
+    const { hidden, metadata } = listingFor({ table: this.table.state, spectators: this.spectators.size });
     void this.setPrivate(hidden).catch(() => undefined);
     void this.setMetadata(metadata).catch(() => undefined);
   }
@@ -415,11 +403,21 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> {
   }
 }
 
+/** A table event as one viewer receives it (server/rules/visibility.ts decides what is hidden). */
+function toWire(event: TableEvent, viewer: PlayerId | null): WireEvent {
+  return isGameEvent(event) ? eventFor(event, viewer) : event;
+}
+
+function codeOf(outcome: Outcome): ErrorCode {
+  if (outcome.ok) throw new Error('codeOf: an applied outcome');
+  return typeof outcome.code === 'string' ? outcome.code : outcome.code.code;
+}
+
 /** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */
 function refusal(code: ErrorCode, field?: string): ServerError {
   return new ServerError(ColyseusErrorCode.APPLICATION_ERROR, joinErrorText(code, field));
 }
 
 function echoType(type: unknown): string {
-  return typeof type === 'string' && /^[A-Za-z0-9_]{1,32}$/.test(type) ? type : '';
+  return isShortName(type) ? type : '';
 }

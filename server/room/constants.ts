@@ -11,12 +11,8 @@ export const MAX_CLIENTS = MAX_PLAYERS + MAX_SPECTATORS;
 export const CHAT_BURST = 5;
 export const CHAT_REFILL_MS = 2000;
 
-/**
- * After the clock played a player's turn, an action of theirs without `step` arriving this soon
- * was meant for the turn that is gone, not for a new one (a human cannot see and answer a new
- * turn that fast). With `step` the check is exact.
- */
-export const LATE_ACTION_WINDOW_MS = 2000;
+/** The table's (server/table/Table.ts), re-exported for tests and tools that read the room's numbers here. */
+export { LATE_ACTION_WINDOW_MS } from '../table/Table';
 
 /**
  * Every message that is not an applied move: a tapping child stays far below these; a script

@@ -1,8 +1,8 @@
 import { GameOptions, MAX_PLAYERS } from '../rules';
-import type { CockroachState } from '../schema/CockroachState';
+import type { Lifecycle, TableView } from '../table/state';
 
 export interface RoomMetadata {
-  phase: CockroachState['phase'];
+  phase: Lifecycle;
   seats: number;
   maxSeats: number;
   spectators: number;
@@ -11,10 +11,8 @@ export interface RoomMetadata {
 }
 
 export interface ListingInput {
-  state: CockroachState;
+  table: TableView;
   spectators: number;
-  options: GameOptions;
-  isPrivate: boolean;
   /** The room's creator has not taken its seat yet: nothing to join. */
   awaitingCreator?: boolean;
 }
@@ -23,21 +21,19 @@ export interface ListingInput {
  * What the public listing shows of a room, and whether it is listed at all: only an open lobby
  * with a free seat is, for quick match. Spectators still join any room by id.
  */
-export function listingFor({ state, spectators, options, isPrivate, awaitingCreator = false }: ListingInput): {
-  hidden: boolean;
-  metadata: RoomMetadata;
-} {
-  const hidden = isPrivate || awaitingCreator || state.phase !== 'lobby' || state.players.size >= MAX_PLAYERS;
-  const loseCount = state.phase === 'lobby' ? options.loseCount : state.options.loseCount;
+export function listingFor({ table, spectators, awaitingCreator = false }: ListingInput): { hidden: boolean; metadata: RoomMetadata } {
+  const hidden = table.isPrivate || awaitingCreator || table.lifecycle !== 'lobby' || table.seats.size >= MAX_PLAYERS;
+  const resolved = table.match?.game.options.loseCount;
+  const host = table.hostId === null ? undefined : table.seats.get(table.hostId);
   return {
     hidden,
     metadata: {
-      phase: state.phase,
-      seats: state.players.size,
+      phase: table.lifecycle,
+      seats: table.seats.size,
       maxSeats: MAX_PLAYERS,
       spectators,
-      host: state.players.get(state.hostId)?.nickname ?? '',
-      options: loseCount === undefined ? { ...options } : { ...options, loseCount: loseCount as GameOptions['loseCount'] },
+      host: host?.nickname ?? '',
+      options: resolved === undefined ? { ...table.options } : { ...table.options, loseCount: resolved },
     },
   };
 }

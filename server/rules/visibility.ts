@@ -13,9 +13,13 @@ import type { CallValue, LossReason, PlayerId } from './types';
 
 export type Viewer = PlayerId | null;
 
-/** A hand: its owner; everyone once the game has ended (rules 8.6). */
+/**
+ * A hand is private only while a game is played: its owner sees it; once the game has ended
+ * every hand is public (rules 8.6); in the lobby there are no cards to hide (and the last game's,
+ * being cleared at a rematch, were public already).
+ */
 export function maySeeHand(viewer: Viewer, owner: PlayerId, phase: string): boolean {
-  return viewer === owner || phase === 'ended';
+  return viewer === owner || phase !== 'playing';
 }
 
 /** The kind of the card in flight: only for those who have seen it (the starter, and every holder who peeked). */
@@ -81,7 +85,14 @@ export function eventFor(event: GameEvent, viewer: Viewer): GameEventView {
   }
 }
 
+const GAME_EVENT_TYPES: ReadonlySet<string> = new Set(['offered', 'peeked', 'passed', 'revealed', 'ended']);
+
+/** Whether an event is one of the rules' game events (as opposed to the table's own). */
+export function isGameEvent(event: { type: string }): event is GameEvent {
+  return GAME_EVENT_TYPES.has(event.type);
+}
+
 /** Whether an event says something only some viewers may know (so one copy cannot serve everyone). */
-export function isPartlyHidden(event: GameEvent): boolean {
+export function isPartlyHidden(event: GameEvent): event is Extract<GameEvent, { seen: readonly PlayerId[] }> {
   return event.type === 'offered' || event.type === 'peeked' || event.type === 'passed';
 }

@@ -1,33 +1,55 @@
-import { activePlayer, GameOptions, Match, PlayerId, RuleError, Action, viewFor, PlayerView } from '../rules';
-import type { CockroachResult } from '../rules';
-import type { CockroachState } from '../schema/CockroachState';
-import { projectGame, resetForRematch, setDeadline, setFairness, setGamesPlayed, setHost, setScore } from '../project';
+import {
+  Action,
+  activePlayer,
+  CockroachResult,
+  GameOptions,
+  Match,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  PlayerId,
+  PlayerView,
+  RuleError,
+  viewFor,
+} from '../rules';
+import type { GameEvent } from '../rules';
 import { buildRecord, canonicalPlayers, deriveSeed, FinishedGameRecord } from '../fairness';
 import { newCommitment } from '../fairness/commitment';
 import { sha256Hex } from '../fairness/sha256';
-import type { ErrorCode, GameActionType } from '../protocol';
-import { LATE_ACTION_WINDOW_MS } from '../room/constants';
-import * as metrics from '../ops/metrics';
+import { botNickname } from '../bots/nicknames';
+import type { ErrorCode, GameActionType, SeatEvent } from '../protocol';
+import { hostOf } from './host';
+import { everyHumanAway, newTableState, SeatState, TableState, TableView } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
 
-/**
- * What the table needs from whoever carries it (the Colyseus room, or a test): it decides, the
- * host transports. Nothing here knows about sockets.
- */
-export interface TableHost {
-  readonly state: CockroachState;
-  /** Epoch ms. */
-  now(): number;
-  /** Sends the state's pending changes to every client now. */
-  patch(): void;
-  broadcast(type: string, message: unknown): void;
-  /** A bot's move, through the same path as a player's message. */
-  actAs(playerId: PlayerId, type: GameActionType, payload: Record<string, unknown>): void;
-  /** The game has ended and its result was sent; `everyoneAway`: no human is left to play on. */
-  gameEnded(everyoneAway: boolean): void;
-  /** The finished game's record, to be stored (never waited for: a slow store holds up nobody). */
-  recordFinished(record: FinishedGameRecord): void;
+/** Everything that happens at a table: the rules' game events and the table's own (server/protocol.ts). */
+export type TableEvent = GameEvent | SeatEvent;
+
+export type Outcome = { ok: true } | { ok: false; code: ErrorCode | RuleError };
+
+/** What an input did: whether it applied (a refusal changes nothing) and what happened, in order. */
+export interface Step {
+  outcome: Outcome;
+  events: TableEvent[];
+}
+
+/** A game that ended in this change: its record (to keep before the result is announced) and result. */
+export interface FinishedGame {
+  record: FinishedGameRecord;
+  result: CockroachResult;
+}
+
+/** One applied input, whatever its source (the room, a timer): the room projects, patches and announces it. */
+export interface TableChange {
+  events: TableEvent[];
+  finished: FinishedGame | null;
+}
+
+export interface TableHooks {
+  /** Called once at the end of every input that applied, with the state already changed. */
+  changed(change: TableChange): void;
+  /** A bot decided its move: it goes through the same path as a player's message. */
+  botMove(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void;
 }
 
 /** A practice bot as the table uses it: a function of its seat's view, never of the game. */
@@ -37,10 +59,24 @@ export interface TableBot {
 }
 
 export interface TableSettings {
+  options: GameOptions;
+  isPrivate?: boolean;
+  /** Epoch ms (the room's clock; tests move it). */
+  now: () => number;
   botThinkMs: number;
+  /** A dropped player's seat during a game before they count as away, and in the lobby before it is freed. */
+  reconnectGraceMs: number;
+  lobbyGraceMs: number;
   /** Tests only: a fixed server seed. Clients can never choose the seed. */
   seed?: () => string;
 }
+
+/**
+ * After the clock played a player's turn, an action of theirs without `step` arriving this soon
+ * was meant for the turn that is gone, not for a new one (a human cannot see and answer a new
+ * turn that fast). With `step` the check is exact.
+ */
+export const LATE_ACTION_WINDOW_MS = 2000;
 
 /** This game's secret and its published commitment (PROTOCOL v2 "Fair play you can check"). */
 interface Secret {
@@ -48,219 +84,442 @@ interface Secret {
   commitment: string;
 }
 
-export type PlayOutcome = { ok: true } | { ok: false; code: ErrorCode | RuleError };
+interface Grace {
+  droppedAt: number;
+  timer: { clear(): void };
+}
+
+const applied: Outcome = { ok: true };
+const refused = (code: ErrorCode | RuleError): Outcome => ({ ok: false, code });
 
 /**
- * The game path without sockets, the way boardgame.io keeps its `Master` apart from transport:
- * the match, the turn clock, players' moves, default moves, away players, bots and the result.
- * Every game change goes through `applyGameChange`.
+ * A table as an authority over plain state (`TableState`), the way boardgame.io's `Master` keeps
+ * the game apart from transport: seats, presence and the reconnection grace, the host, the
+ * lifecycle, fairness, the match, the turn clock, default moves, away players, bots, the result
+ * and the running score. It takes inputs and answers each with its outcome and events; every
+ * applied input ends in exactly one `hooks.changed`, for the room to project and send. It knows
+ * nothing of sockets, Colyseus, the room or metrics.
  */
 export class Table {
-  match: Match | null = null;
+  private readonly s: TableState;
   readonly timers: Timers;
   private readonly turnClock: TurnClock;
   /** When the clock last played each player's turn (epoch ms). */
   private readonly autoPlayedAt = new Map<PlayerId, number>();
   private readonly bots = new Map<PlayerId, TableBot>();
+  private readonly graces = new Map<PlayerId, Grace>();
   private botTimer: { clear(): void } | null = null;
-  private lastResult: CockroachResult | null = null;
-  /** The id of the last finished game (`result.gameId`): the hash of its record. */
-  gameId = '';
-  private secret!: Secret;
-  /** Each seated player's `entropy` join option ('' for none, and for bots). */
-  private readonly entropy = new Map<PlayerId, string>();
+  private secret: Secret;
   private startedAt = 0;
+  /** The events of the input being applied; null between inputs. */
+  private events: TableEvent[] | null = null;
+  private finished: FinishedGame | null = null;
 
   constructor(
-    private readonly host: TableHost,
-    readonly options: GameOptions,
     private readonly settings: TableSettings,
-    private readonly roomId = '',
+    private readonly hooks: TableHooks,
   ) {
-    this.timers = new Timers(() => host.now());
-    this.turnClock = new TurnClock(
-      this.timers,
-      () => host.now(),
-      (step) => this.playDefault(step),
-    );
-    this.commit();
+    this.timers = new Timers(settings.now);
+    this.turnClock = new TurnClock(this.timers, (step) => this.timeout(step));
+    this.secret = this.newSecret();
+    this.s = newTableState(settings.options, settings.isPrivate ?? false, this.secret.commitment);
   }
 
-  /** A fresh secret for the next game; only its SHA-256 is public until that game ends. */
-  private commit(): void {
-    const fixed = this.settings.seed?.();
-    this.secret = fixed === undefined ? newCommitment() : { serverSeed: fixed, commitment: sha256Hex(fixed) };
-    setFairness(this.state, { commitment: this.secret.commitment, entropy: {}, serverSeed: '' });
+  // ---- reading -------------------------------------------------------------------------
+
+  get state(): TableView {
+    return this.s;
   }
 
-  /** A player took a seat with this `entropy` ('' for none). */
-  seated(id: PlayerId, entropy: string): void {
-    this.entropy.set(id, entropy);
+  get options(): GameOptions {
+    return this.s.options;
   }
 
-  unseated(id: PlayerId): void {
-    this.entropy.delete(id);
-    this.bots.delete(id);
-  }
-
-  get state(): CockroachState {
-    return this.host.state;
-  }
-
-  get phase(): CockroachState['phase'] {
-    return this.state.phase;
+  get match(): Match | null {
+    return this.s.match;
   }
 
   /** The finished game's result, for whoever joins or comes back to the results screen. */
   get result(): CockroachResult | null {
-    return this.phase === 'ended' ? this.lastResult : null;
+    return this.s.lifecycle === 'ended' ? this.s.result : null;
   }
 
-  /** Runs due timers; the host calls it on its tick. */
-  tick(): void {
-    this.timers.run();
+  /** The id of the last finished game (`result.gameId`), '' before the first. */
+  get gameId(): string {
+    return this.s.result?.gameId ?? '';
   }
 
-  seatBot(id: PlayerId, bot: TableBot): void {
-    this.bots.set(id, bot);
-    this.entropy.set(id, '');
+  isSeated(id: PlayerId): boolean {
+    return this.s.seats.has(id);
   }
 
   isBot(id: PlayerId): boolean {
     return this.bots.has(id);
   }
 
-  /**
-   * The deal comes from the server's committed secret and every player's entropy together
-   * (docs/fairness.md): neither side alone chooses it. The players go to the rules in a fixed
-   * order, so the server cannot pick a deal by ordering them either.
-   */
-  start(): void {
-    const ids = canonicalPlayers([...this.state.players.keys()]);
-    const entropy: Record<PlayerId, string> = {};
-    for (const id of ids) entropy[id] = this.entropy.get(id) ?? '';
-    const started = Match.start(deriveSeed(this.secret.serverSeed, entropy), ids, this.options);
-    if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
-    setFairness(this.state, { entropy });
-    this.match = started.match;
-    this.startedAt = this.host.now();
-    this.gameId = '';
-    this.lastResult = null;
-    this.autoPlayedAt.clear();
-    this.applyGameChange();
-    metrics.gameStarted(this.roomId, this.state.players.size);
+  everyHumanAway(): boolean {
+    return everyHumanAway(this.s);
+  }
+
+  nicknames(): Record<PlayerId, string> {
+    const names: Record<PlayerId, string> = {};
+    for (const seat of this.s.seats.values()) names[seat.id] = seat.nickname;
+    return names;
+  }
+
+  /** Why a new player may not sit down now (the room asks before a join), or null. */
+  joinRefusal(): ErrorCode | null {
+    if (this.s.lifecycle !== 'lobby') return 'LATE_JOIN';
+    if (this.s.seats.size >= MAX_PLAYERS) return 'ROOM_FULL';
+    return null;
+  }
+
+  // ---- inputs: seats and presence ------------------------------------------------------
+
+  /** A player sits down in the lobby. */
+  seat(player: { id: PlayerId; nickname: string; entropy?: string; identity?: string | null }): Step {
+    return this.run(() => {
+      if (this.s.seats.has(player.id)) return refused('BAD_PAYLOAD');
+      const refusal = this.joinRefusal();
+      if (refusal) return refused(refusal);
+      this.addSeat({
+        id: player.id,
+        nickname: player.nickname,
+        bot: false,
+        identity: player.identity ?? null,
+        entropy: player.entropy ?? '',
+      });
+      return applied;
+    });
+  }
+
+  /** The host seats a practice bot in a free seat of the lobby; `make` builds it once that is allowed; the table names it. */
+  addBot(by: PlayerId, make: () => { id: PlayerId; decider: TableBot }): Step {
+    return this.run(() => {
+      const refusal = this.hostInLobbyRefusal(by);
+      if (refusal) return refusal;
+      if (this.s.seats.size >= MAX_PLAYERS) return refused('ROOM_FULL');
+      const bot = make();
+      if (this.s.seats.has(bot.id)) return refused('BAD_PAYLOAD');
+      const taken = new Set([...this.s.seats.values()].map((p) => p.nickname));
+      let n = 0;
+      while (taken.has(botNickname(n))) n++;
+      this.bots.set(bot.id, bot.decider);
+      this.addSeat({ id: bot.id, nickname: botNickname(n), bot: true, identity: null, entropy: '' });
+      return applied;
+    });
+  }
+
+  /** The host frees a bot's seat in the lobby. */
+  removeBot(by: PlayerId, id: PlayerId): Step {
+    return this.run(() => {
+      const refusal = this.hostInLobbyRefusal(by);
+      if (refusal) return refusal;
+      if (!this.bots.has(id)) return refused('NOT_A_BOT');
+      this.unseat(id, 'removed');
+      return applied;
+    });
+  }
+
+  /** A player left on purpose: the lobby frees the seat; in a game the seat stays, away. */
+  leave(id: PlayerId): Step {
+    return this.run(() => {
+      const seat = this.s.seats.get(id);
+      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      this.endGrace(id);
+      if (this.s.lifecycle === 'lobby') this.unseat(id, 'left');
+      else this.goAway(seat, 'left');
+      return applied;
+    });
   }
 
   /**
-   * Back to the lobby with the same options (PROTOCOL v2 "Rooms that last"): the host has removed
-   * whoever loses a seat; scores and `gamesPlayed` stay, the last game's state goes.
+   * A player's connection dropped (not on purpose): the seat is held through a grace, the short
+   * one in the lobby (then the seat is freed), the game's in a game (then the player is away and
+   * the rules play their turns, but the seat stays theirs to take back).
    */
-  rematch(): void {
-    this.stopGameTimers();
-    this.match = null;
-    this.lastResult = null;
-    this.autoPlayedAt.clear();
-    resetForRematch(this.state, () => this.host.patch());
-    this.commit();
-    this.host.patch();
+  drop(id: PlayerId): Step {
+    return this.run(() => {
+      const seat = this.s.seats.get(id);
+      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      seat.connected = false;
+      this.emit({ type: 'dropped', player: id });
+      this.endGrace(id);
+      const droppedAt = this.settings.now();
+      const ms = this.s.lifecycle === 'lobby' ? this.settings.lobbyGraceMs : this.settings.reconnectGraceMs;
+      this.graces.set(id, { droppedAt, timer: this.timers.after(ms, () => this.graceOver(id)) });
+      return applied;
+    });
+  }
+
+  /** A dropped or away player is back (a reconnection): connected, not away, their whole view again. */
+  return(id: PlayerId): Step {
+    return this.run(() => {
+      const seat = this.s.seats.get(id);
+      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      this.endGrace(id);
+      seat.connected = true;
+      seat.away = false;
+      this.emit({ type: 'returned', player: id });
+      return applied;
+    });
+  }
+
+  // ---- inputs: the game ----------------------------------------------------------------
+
+  /**
+   * The host starts a game with 2–6 seated players. The deal comes from the server's committed
+   * secret and every player's entropy together (docs/fairness.md): neither side alone chooses
+   * it. The players go to the rules in a fixed order, so the server cannot pick a deal by
+   * ordering them either.
+   */
+  start(by: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (this.s.lifecycle !== 'lobby') return refused('ALREADY_STARTED');
+      if (by !== this.s.hostId) return refused('NOT_HOST');
+      const count = this.s.seats.size;
+      if (count < MIN_PLAYERS || count > MAX_PLAYERS) return refused('NOT_ENOUGH_PLAYERS');
+      const ids = canonicalPlayers([...this.s.seats.keys()]);
+      const entropy: Record<PlayerId, string> = {};
+      for (const id of ids) entropy[id] = this.s.seats.get(id)!.entropy;
+      const started = Match.start(deriveSeed(this.secret.serverSeed, entropy), ids, this.s.options);
+      if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
+      this.s.match = started.match;
+      this.s.fairness.entropy = entropy;
+      this.s.lifecycle = 'playing';
+      this.s.result = null;
+      this.startedAt = this.settings.now();
+      this.autoPlayedAt.clear();
+      this.emit({ type: 'started', order: [...started.match.game.order] });
+      this.advance();
+      return applied;
+    });
   }
 
   /** A player's move through the rules; applied moves are logged by the match. */
-  play(id: PlayerId, action: Action, actionName: string, step: number | undefined): PlayOutcome {
-    const match = this.match;
-    if (!match || this.phase !== 'playing') return { ok: false, code: 'NOT_PLAYING' };
-    if (step !== undefined && step !== match.game.step) return { ok: false, code: 'STALE_ACTION' };
-    const startedMs = metrics.actionTimer();
-    const autoPlayed = this.autoPlayedAt.get(id);
-    if (step === undefined && autoPlayed !== undefined && this.host.now() - autoPlayed < LATE_ACTION_WINDOW_MS) {
-      return { ok: false, code: 'STALE_ACTION' };
-    }
-    const result = match.act(id, action);
-    if (!result.ok) return { ok: false, code: result.error };
-    this.autoPlayedAt.delete(id);
-    this.applyGameChange();
-    metrics.actionApplied(this.roomId, actionName, id, match.game.step, startedMs);
-    return { ok: true };
+  move(by: PlayerId, action: Action, step?: number): Step {
+    return this.run(() => {
+      const match = this.s.match;
+      if (!match || this.s.lifecycle !== 'playing') return refused('NOT_PLAYING');
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (step !== undefined && step !== match.game.step) return refused('STALE_ACTION');
+      const autoPlayed = this.autoPlayedAt.get(by);
+      if (step === undefined && autoPlayed !== undefined && this.settings.now() - autoPlayed < LATE_ACTION_WINDOW_MS)
+        return refused('STALE_ACTION');
+      const result = match.act(by, action);
+      if (!result.ok) return refused(result.error);
+      this.autoPlayedAt.delete(by);
+      for (const event of result.events) this.emit(event);
+      this.advance();
+      return applied;
+    });
   }
 
-  /** The turn clock expired at `step`: play the default action for whoever had to act. */
-  playDefault(step: number): void {
-    const match = this.match;
-    if (!match || match.game.phase !== 'playing' || match.game.step !== step) return;
-    const played = match.actByDefault();
-    if (played) {
-      this.autoPlayedAt.set(played.player, this.host.now());
-      metrics.turnTimedOut(this.roomId, step);
-    }
-    this.applyGameChange();
-  }
-
-  /** A seated player is away (grace over, or left on purpose): their turns play at once. */
-  presenceChanged(): void {
-    if (this.match && this.phase === 'playing') this.applyGameChange();
-    else this.host.patch();
+  /** The turn clock ran out at `step`: the rules play the default action for whoever had to act. */
+  timeout(step: number): Step {
+    return this.run(() => {
+      const match = this.s.match;
+      if (!match || match.game.phase !== 'playing' || match.game.step !== step) return refused('STALE_ACTION');
+      this.playDefault(match, 'clock');
+      this.advance();
+      return applied;
+    });
   }
 
   /**
-   * The single way a game change reaches clients: away players act at once, the schema follows
-   * the game, the deadline is set afresh, a bot on turn starts thinking, and the patch leaves now.
+   * The host, at the results screen: back to the lobby with the same options (PROTOCOL v2 "Rooms
+   * that last"). Away players lose their seats; a dropped one keeps it while its grace runs; bots
+   * keep theirs. Scores and `gamesPlayed` stay; the last game goes, and a fresh secret is committed.
    */
-  private applyGameChange(): void {
-    const match = this.match!;
-    const playOut = this.everyHumanAway();
+  rematch(by: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (by !== this.s.hostId) return refused('NOT_HOST');
+      if (this.s.lifecycle !== 'ended') return refused('GAME_NOT_OVER');
+      for (const seat of [...this.s.seats.values()]) if (seat.away) this.unseat(seat.id, 'rematch');
+      this.stopGameTimers();
+      this.autoPlayedAt.clear();
+      this.secret = this.newSecret();
+      this.s.lifecycle = 'lobby';
+      this.s.match = null;
+      this.s.result = null;
+      this.s.deadline = 0;
+      this.s.fairness = { commitment: this.secret.commitment, entropy: {}, serverSeed: '' };
+      this.emit({ type: 'rematch' });
+      return applied;
+    });
+  }
+
+  /** Runs due timers (turn clock, graces, bots' think time); the room calls it on its tick. */
+  tick(): void {
+    this.timers.run();
+  }
+
+  /** Stops every timer: the room is closing or failed. */
+  stop(): void {
+    this.stopGameTimers();
+    for (const id of [...this.graces.keys()]) this.endGrace(id);
+    this.timers.clearAll();
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  /**
+   * Applies one input: `body` either refuses (and changes nothing) or changes the state and
+   * records its events. Then the one host rule, then one `changed` for the room.
+   */
+  private run(body: () => Outcome): Step {
+    if (this.events !== null) throw new Error('Table: an input inside another input');
+    const events: TableEvent[] = [];
+    this.events = events;
+    this.finished = null;
+    let outcome: Outcome;
+    try {
+      outcome = body();
+      if (outcome.ok) this.settleHost();
+    } finally {
+      this.events = null;
+    }
+    if (!outcome.ok) return { outcome, events: [] };
+    const finished = this.finished;
+    this.finished = null;
+    this.hooks.changed({ events, finished });
+    return { outcome, events };
+  }
+
+  private emit(event: TableEvent): void {
+    this.events!.push(event);
+  }
+
+  private settleHost(): void {
+    const host = hostOf(this.s);
+    if (host === this.s.hostId) return;
+    this.s.hostId = host;
+    this.emit({ type: 'hostChanged', host });
+  }
+
+  private hostInLobbyRefusal(by: PlayerId): Outcome | null {
+    if (!this.s.seats.has(by)) return refused('SPECTATOR');
+    if (by !== this.s.hostId) return refused('NOT_HOST');
+    if (this.s.lifecycle !== 'lobby') return refused('NOT_IN_LOBBY');
+    return null;
+  }
+
+  private addSeat(seat: Omit<SeatState, 'connected' | 'away' | 'score'>): void {
+    this.s.seats.set(seat.id, { ...seat, connected: true, away: false, score: 0 });
+    this.emit({ type: 'seated', player: seat.id, bot: seat.bot });
+  }
+
+  private unseat(id: PlayerId, reason: Extract<SeatEvent, { type: 'left' }>['reason']): void {
+    this.endGrace(id);
+    this.s.seats.delete(id);
+    this.bots.delete(id);
+    this.emit({ type: 'left', player: id, reason });
+  }
+
+  private goAway(seat: SeatState, reason: 'grace' | 'left'): void {
+    seat.connected = false;
+    seat.away = true;
+    this.emit({ type: 'away', player: seat.id, reason });
+    if (this.s.lifecycle === 'playing') this.advance();
+  }
+
+  /** A held seat's grace ran out: the lobby frees it; a game seat counts from the drop, then goes away. */
+  private graceOver(id: PlayerId): void {
+    this.run(() => {
+      const grace = this.graces.get(id);
+      const seat = this.s.seats.get(id);
+      if (!grace || !seat) return refused('UNKNOWN_PLAYER');
+      if (this.s.lifecycle === 'lobby') {
+        this.unseat(id, 'grace');
+        return applied;
+      }
+      // Dropped in the lobby and the game started meanwhile: the game's grace, counted from the drop.
+      const left = grace.droppedAt + this.settings.reconnectGraceMs - this.settings.now();
+      if (left > 0) {
+        grace.timer = this.timers.after(left, () => this.graceOver(id));
+        return refused('STALE_ACTION');
+      }
+      this.graces.delete(id);
+      this.goAway(seat, 'grace');
+      return applied;
+    });
+  }
+
+  private endGrace(id: PlayerId): void {
+    this.graces.get(id)?.timer.clear();
+    this.graces.delete(id);
+  }
+
+  private playDefault(match: Match, reason: 'clock' | 'away'): void {
+    const played = match.actByDefault();
+    if (!played) return;
+    if (reason === 'clock') this.autoPlayedAt.set(played.player, this.settings.now());
+    this.emit({ type: 'defaultMove', player: played.player, move: played.action.type, reason });
+    if (played.ok) for (const event of played.events) this.emit(event);
+  }
+
+  private isAway(id: PlayerId): boolean {
+    return this.s.seats.get(id)?.away === true;
+  }
+
+  /**
+   * After any change to a game: away players act at once (bots too when no human is left), the
+   * deadline is set afresh for whoever must decide anew, a bot on turn starts thinking, and an
+   * ended game is finished.
+   */
+  private advance(): void {
+    const match = this.s.match!;
+    const playOut = everyHumanAway(this.s);
     while (match.game.phase === 'playing') {
       const active = activePlayer(match.game)!;
       if (!this.isAway(active) && !(playOut && this.isBot(active))) break;
-      match.actByDefault();
+      this.playDefault(match, 'away');
     }
-    projectGame(this.state, match.game);
-    // Every applied action hands the decision to someone new, or (a peek) asks for a new one;
-    // a change of someone else's presence leaves the running deadline alone.
     if (match.game.phase === 'playing') {
-      if (this.turnClock.step !== match.game.step)
-        setDeadline(this.state, this.turnClock.restart(match.game.options.turnSeconds * 1000, match.game.step));
+      // Every applied action hands the decision to someone new, or (a peek) asks for a new one;
+      // a change of someone else's presence leaves the running deadline alone.
+      if (this.turnClock.step !== match.game.step) {
+        this.s.deadline = this.settings.now() + match.game.options.turnSeconds * 1000;
+        this.turnClock.restart(this.s.deadline, match.game.step);
+      }
     } else {
       this.turnClock.stop();
-      setDeadline(this.state, 0);
+      this.s.deadline = 0;
     }
     this.scheduleBot();
-    this.host.patch();
-    if (match.game.phase === 'ended' && !this.lastResult) this.finish(match);
+    if (match.game.phase === 'ended' && this.s.lifecycle === 'playing') this.finish(match);
   }
 
+  /** The end, all at once: the lifecycle, the revealed secret, the scores and the record. */
   private finish(match: Match): void {
-    const fairness = {
-      commitment: this.secret.commitment,
-      entropy: Object.fromEntries(this.state.fairness.entropy.entries()),
-      serverSeed: this.secret.serverSeed,
-    };
+    const fairness = { commitment: this.secret.commitment, entropy: { ...this.s.fairness.entropy }, serverSeed: this.secret.serverSeed };
     const record = buildRecord({
       startedAt: this.startedAt,
-      endedAt: this.host.now(),
+      endedAt: this.settings.now(),
       match,
       nicknames: this.nicknames(),
       bots: [...this.bots.keys()],
       fairness,
     })!;
     const result = record.result;
-    this.gameId = record.gameId;
-    this.lastResult = result;
-    setFairness(this.state, { serverSeed: this.secret.serverSeed });
-    for (const [id, points] of Object.entries(result.scores)) setScore(this.state, id, (this.state.players.get(id)?.score ?? 0) + points);
-    setGamesPlayed(this.state, this.state.gamesPlayed + 1);
-    metrics.gameEnded(this.roomId, match.game.lossReason ?? '', match.game.step);
-    if (this.isAway(this.state.hostId) || !this.state.players.has(this.state.hostId)) setHost(this.state, this.firstPresentHuman());
-    this.host.patch();
-    this.host.broadcast('result', result);
-    this.host.recordFinished(record);
-    this.host.gameEnded(this.everyHumanAway());
+    this.s.lifecycle = 'ended';
+    this.s.result = result;
+    this.s.fairness.serverSeed = this.secret.serverSeed;
+    for (const [id, points] of Object.entries(result.scores)) {
+      const seat = this.s.seats.get(id);
+      if (seat) seat.score += points;
+    }
+    this.s.gamesPlayed++;
+    this.finished = { record, result };
   }
 
   /** A bot on turn acts after its think time, deciding from its seat's view at that moment. */
   private scheduleBot(): void {
     this.botTimer?.clear();
     this.botTimer = null;
-    const game = this.match?.game;
+    const game = this.s.match?.game;
     if (!game || game.phase !== 'playing') return;
     const id = activePlayer(game)!;
     const bot = this.bots.get(id);
@@ -268,39 +527,17 @@ export class Table {
     const step = game.step;
     this.botTimer = this.timers.after(bot.thinkMs(this.settings.botThinkMs), () => {
       this.botTimer = null;
-      if (!this.match || this.match.game.step !== step || this.match.game.phase !== 'playing') return;
-      const action = bot.decide(viewFor(this.match.game, id));
-      const { type, ...fields } = action;
-      this.host.actAs(id, type, { ...fields, step });
+      const now = this.s.match?.game;
+      if (!now || now.step !== step || now.phase !== 'playing') return;
+      const { type, ...fields } = bot.decide(viewFor(now, id));
+      this.hooks.botMove(id, type, { ...fields, step });
     });
   }
 
-  private isAway(id: PlayerId): boolean {
-    return this.state.players.get(id)?.away === true;
-  }
-
-  /** Bots are never away; with no human present the game has nobody to wait for. */
-  everyHumanAway(): boolean {
-    for (const [id, p] of this.state.players) if (!this.isBot(id) && !p.away) return false;
-    return true;
-  }
-
-  /** The first seated, connected human in join order, or null. */
-  firstPresentHuman(): PlayerId | null {
-    for (const [id, p] of this.state.players) if (!this.isBot(id) && !p.away && p.connected) return id;
-    return null;
-  }
-
-  nicknames(): Record<PlayerId, string> {
-    const names: Record<PlayerId, string> = {};
-    this.state.players.forEach((p, id) => (names[id] = p.nickname));
-    return names;
-  }
-
-  /** Stops every timer: the room is closing or failed. */
-  stop(): void {
-    this.stopGameTimers();
-    this.timers.clearAll();
+  /** A fresh secret for the next game; only its SHA-256 is public until that game ends. */
+  private newSecret(): Secret {
+    const fixed = this.settings.seed?.();
+    return fixed === undefined ? newCommitment() : { serverSeed: fixed, commitment: sha256Hex(fixed) };
   }
 
   private stopGameTimers(): void {

@@ -1,27 +1,24 @@
 import type { TimerHandle, Timers } from './timers';
 
 /**
- * The deadline of whoever must act. The expiry names its step, so a timer can never act on a
- * later turn.
+ * The timer of whoever must act. The expiry names its step, so a timer can never act on a later
+ * turn. The deadline itself is kept in the table's state (`deadline`), nowhere else.
  */
 export class TurnClock {
   private timer: TimerHandle | null = null;
-  private dueAt = 0;
-  /** The step the running deadline is for; -1 when none runs. */
+  /** The step the running timer is for; -1 when none runs. */
   step = -1;
 
   constructor(
     private readonly timers: Timers,
-    private readonly now: () => number,
     private readonly onExpire: (step: number) => void,
   ) {}
 
-  /** Starts a fresh deadline `ms` from now for the turn at `step`; returns it in epoch ms. */
-  restart(ms: number, step: number): number {
+  /** Runs the timer for the turn at `step` until `dueAt` (epoch ms). */
+  restart(dueAt: number, step: number): void {
     this.stop();
-    this.dueAt = this.now() + ms;
     this.step = step;
-    const timer = this.timers.at(this.dueAt, () => {
+    const timer = this.timers.at(dueAt, () => {
       if (this.timer === timer) {
         this.timer = null;
         this.step = -1;
@@ -29,12 +26,6 @@ export class TurnClock {
       this.onExpire(step);
     });
     this.timer = timer;
-    return this.dueAt;
-  }
-
-  /** Epoch ms of the running deadline, 0 when nobody is on the clock. */
-  get deadline(): number {
-    return this.timer ? this.dueAt : 0;
   }
 
   stop(): void {

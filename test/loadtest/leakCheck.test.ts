@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
-import { addSeatedPlayer, projectGame } from '../../server/project';
+import { Projection } from '../../server/project';
+import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { hiddenInfoViolations, PatchChange } from '../../loadtest/lib/leakCheck';
 
@@ -32,8 +33,10 @@ describe('loadtest leak check: what a bot can verify from its own view', () => {
       const ids = Array.from({ length: 6 }, (_, i) => `p${i}`);
       const options = validateOptions({});
       assert.ok(options.ok);
-      const state = new CockroachState();
-      ids.forEach((id) => addSeatedPlayer(state, id, id));
+      const seats = ids.map((id) => ({ id }));
+      const projection = new Projection(new CockroachState());
+      projection.project(tableStateAround(seats, null, options.options));
+      const state = projection.schema;
       const w = wire(state, ids);
       const started = Match.start(`leak-check-${g}`, ids, options.options);
       assert.ok(started.ok);
@@ -41,7 +44,7 @@ describe('loadtest leak check: what a bot can verify from its own view', () => {
       const bot = seedRng(`leak-check-bot-${g}`);
       let caughtCardKind = false;
       const check = () => {
-        projectGame(state, match.game);
+        projection.project(tableStateAround(seats, match, options.options));
         const changes = w.patch();
         for (const id of ids) assert.deepEqual(hiddenInfoViolations(w.decoded.get(id)!, id, changes.get(id)), [], id);
         // p0's view checked as if it were p1's: p0's own hand is someone else's for p1.

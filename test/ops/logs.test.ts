@@ -113,7 +113,7 @@ describe('ops: structured logs', function () {
       // A room that fails: its error line carries the room and the error, nothing else.
       const doomed = await openTable(ts, 2);
       await startTable(doomed);
-      doomed.room.table.play = () => {
+      doomed.room.table.move = () => {
         throw new Error('boom');
       };
       const starter = doomed.byId(doomed.room.table.match!.game.order[0]);

@@ -73,31 +73,33 @@ describe('room: turn clock, timeouts, reconnection and away players', function (
     assert.deepEqual(entry.action, { type: 'pass', to: game.order[1], claim: game.kinds[card] });
   });
 
-  it('refuses an action that arrives after the clock played its turn, with or without step', async () => {
-    const { table, clock, game, seat } = await started(ts, 2);
-    const starter = seat(0);
-    const staleStep = game.step;
-    clock.advance(30000);
-    await settle(table, 1);
-    // The auto offer went to the other seat; a call there sends the card back to someone's front.
-    const withStep = starter.nextMessage('error');
-    starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat', step: staleStep });
-    assert.equal((await withStep).code, 'STALE_ACTION');
-    seat(1).room.send('call', { call: 'true' });
-    await settle(table, 2);
-    if (game.round.starter === starter.id) {
+  // The branch is chosen, not drawn: the holder's call decides who takes the card (a right call
+  // gives it back to the starter, who starts again), so both paths run on every run.
+  for (const starterTakes of [true, false]) {
+    it(`refuses an action that arrives after the clock played its turn, with or without step (${starterTakes ? 'the starter starts again' : 'the holder takes the card'})`, async () => {
+      const { table, clock, game, seat } = await started(ts, 2);
+      const starter = seat(0);
+      const staleStep = game.step;
+      clock.advance(30000);
+      await settle(table, 1);
+      const withStep = starter.nextMessage('error');
+      starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat', step: staleStep });
+      assert.equal((await withStep).code, 'STALE_ACTION');
+      // The auto offer went to the other seat; its call sends the card back to the starter's front or its own.
+      const truth = game.kinds[game.round.card!] === game.round.claim;
+      seat(1).room.send('call', { call: starterTakes === truth ? 'true' : 'false' });
+      await settle(table, 2);
+      assert.equal(game.round.starter === starter.id, starterTakes);
       const without = starter.nextMessage('error');
       starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat' });
-      assert.equal((await without).code, 'STALE_ACTION');
-      clock.advance(LATE_ACTION_WINDOW_MS);
-      starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat' });
-      await settle(table, 3);
-    } else {
-      const without = starter.nextMessage('error');
-      starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat' });
-      assert.equal((await without).code, 'STALE_ACTION');
-    }
-  });
+      assert.equal((await without).code, 'STALE_ACTION', 'too soon after the clock played for it');
+      if (starterTakes) {
+        clock.advance(LATE_ACTION_WINDOW_MS);
+        starter.room.send('offer', { cardId: game.hands[starter.id][0], to: game.order[1], claim: 'rat' });
+        await settle(table, 3);
+      }
+    });
+  }
 
   it('holds a dropped seat through the grace: reconnect restores the seat, id and private view', async () => {
     const { table, clock, game, seat } = await started(ts, 3, { turnSeconds: 60 });

@@ -125,7 +125,7 @@ describe('room: hostile clients', function () {
       const doomed = await openTable(ts, 3);
       const other = await openTable(ts, 2);
       await startTable(doomed);
-      doomed.room.table.play = () => {
+      doomed.room.table.move = () => {
         throw new Error('boom at /srv/secret/path.ts:42');
       };
       const starter = doomed.byId(doomed.room.table.match!.game.order[0]);

@@ -127,9 +127,11 @@ export function assertDecodedMatchesView(state: CockroachState, view: PlayerView
 }
 
 /**
- * Every change a client decoded must be something it may know at that moment: a card of a hand
- * only its owner's (or after the end), `cardKind` only when the view holds it, removed cards
- * only after the end. A value sent and then overwritten in the same patch is caught here.
+ * Every change a client decoded must be something it may know at that moment: during a game a
+ * card of a hand only its owner's (hands are public in the lobby and after the end), `cardKind`
+ * only when the view holds it, removed cards only after the end. A value sent and then
+ * overwritten in the same patch is caught here. `phase`: the phase the patch was decoded into,
+ * when it was not the view's (a lobby patch checked later).
  */
 export function assertChangesAllowed(
   state: CockroachState,
@@ -137,22 +139,25 @@ export function assertChangesAllowed(
   view: PlayerView,
   me: string | null,
   who: string,
+  phase: string = view.phase,
 ): void {
   const refs: Map<number, unknown> = (state as unknown as { $changes: { root: { refs: Map<number, unknown> } } }).$changes.root.refs;
-  const ended = view.phase === 'ended';
+  // Hands are private only while a game is played.
+  const handsPublic = phase !== 'playing';
   const handOwner = new Map<unknown, string>();
   state.players.forEach((p, id) => handOwner.set(p.hand, id));
   for (const change of changes) {
     const ref = refs.get(change.refId);
-    if (ref instanceof Round && change.field === 'cardKind' && change.value) {
+    if (ref instanceof Round && change.field === 'cardKind' && change.value && phase === view.phase) {
       assert.equal(change.value, view.round.cardKind, `${who}: received cardKind it may not know`);
     }
-    if (ref instanceof Player && change.field === 'hand' && !ended) {
+    if (ref instanceof Player && change.field === 'hand' && !handsPublic) {
       assert.equal(ref.id, me, `${who}: received another player's hand`);
     }
-    if (ref instanceof MapSchema && handOwner.has(ref) && !ended) {
+    if (ref instanceof MapSchema && handOwner.has(ref) && !handsPublic) {
       assert.equal(handOwner.get(ref), me, `${who}: received a card of another player's hand`);
     }
-    if (ref === state.removed && !ended) assert.fail(`${who}: received removed cards before the end`);
+    if (ref === state.removed && phase !== 'ended' && change.value !== undefined)
+      assert.fail(`${who}: received removed cards before the end`);
   }
 }

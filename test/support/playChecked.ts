@@ -1,35 +1,38 @@
 import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
-import { projectGame } from '../../server/project';
-import type { CockroachState } from '../../server/schema/CockroachState';
+import type { Projection } from '../../server/project';
+import { SeatSketch, tableStateAround } from '../../server/table/state';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from './decodedView';
 
 /**
- * Plays one whole game into `state` without sockets, checking every client's decoded bytes
- * against the rules' view after each patch. Every `defaultEvery`-th step is a default action.
+ * Plays one whole game into the projection's schema without sockets, checking every client's
+ * decoded bytes against the rules' view after each patch. Every `defaultEvery`-th step is a
+ * default action.
  */
 export function playChecked(
-  state: CockroachState,
+  projection: Projection,
   wire: FilteredWire,
-  ids: string[],
+  seats: readonly SeatSketch[],
   seed: string,
   raw: Record<string, unknown> = {},
   defaultEvery = 7,
+  isPrivate = false,
 ): Match {
   const options = validateOptions(raw);
   assert.ok(options.ok);
+  const ids = seats.map((s) => s.id);
   const started = Match.start(seed, ids, options.options);
   assert.ok(started.ok);
   const { match } = started;
   const bot = seedRng(`${seed}-bot`);
   const check = () => {
-    projectGame(state, match.game);
+    projection.project(tableStateAround(seats, match, options.options, isPrivate));
     const changes = wire.patch();
     for (const [viewer, decoded] of wire.decoded) {
       const view = viewFor(match.game, viewer);
       const who = viewer ?? 'spectator';
       assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
-      assertDecodedMatchesView(decoded, view, who, state.options.private);
+      assertDecodedMatchesView(decoded, view, who, isPrivate);
     }
   };
   check();

@@ -62,8 +62,12 @@ export function useTestServer(settings: Partial<typeof CockroachRoom.settings> =
  */
 export class Tracked {
   readonly changes: DecodedChange[][] = [];
+  /** The phase each batch of `changes` was decoded into (what the client might see then depends on it). */
+  readonly phaseOf = new WeakMap<DecodedChange[], string>();
   readonly messages: { type: unknown; message: any }[] = [];
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
+  /** Called after every decoded patch, with the state as it now is and what the patch changed. */
+  readonly onPatch: ((state: CockroachState, changes: DecodedChange[]) => void)[] = [];
   /** The close code once this client's connection has ended. */
   leftWith: number | null = null;
 
@@ -76,6 +80,8 @@ export class Tracked {
     state.decode = ((...args: Parameters<CockroachState['decode']>) => {
       const changes = decode(...args) as unknown as DecodedChange[];
       this.changes.push(changes);
+      this.phaseOf.set(changes, state.phase);
+      for (const check of this.onPatch) check(state, changes);
       this.wake();
       return changes as never;
     }) as CockroachState['decode'];

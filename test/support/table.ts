@@ -40,7 +40,7 @@ export async function syncAndCheck(table: Table, clients: Tracked[] = [...table.
   for (const c of clients) {
     const me = c === table.spectator ? null : c.id;
     const view = viewFor(game, me);
-    for (const changes of c.changes.splice(0)) assertChangesAllowed(c.state, changes, view, me, c.label);
+    for (const changes of c.changes.splice(0)) assertChangesAllowed(c.state, changes, view, me, c.label, c.phaseOf.get(changes));
     assertDecodedMatchesView(c.state, view, c.label);
   }
 }

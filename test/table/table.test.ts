@@ -1,112 +1,61 @@
 import assert from 'node:assert/strict';
-import { activePlayer, randInt, seedRng, viewFor } from '../../server/rules';
+import { activePlayer, randInt, randomLegalAction, seedRng, viewFor } from '../../server/rules';
 import type { Action, PlayerView } from '../../server/rules';
-import { CockroachState } from '../../server/schema/CockroachState';
-import { addSeatedPlayer, setHost, setPresence } from '../../server/project';
-import { Table, TableBot, TableHost } from '../../server/table/Table';
-import { DEFAULT_OPTIONS } from '../../server/rules/options';
-import { setLogSink } from '../../server/ops/log';
-import { FinishedGameRecord, sha256Hex, verifyRecord } from '../../server/fairness';
-
-/**
- * The table without sockets, the way boardgame.io tests its Master with a fake transport: a host
- * that records what would be sent, and a clock the test moves by any amount, ticking the table at
- * moments of its choosing (between ticks time still passes).
- */
-function fakeHost(players: string[], bots: string[] = []) {
-  const state = new CockroachState();
-  for (const id of players) addSeatedPlayer(state, id, `n-${id}`, bots.includes(id));
-  setHost(
-    state,
-    players.find((p) => !bots.includes(p))!,
-  );
-  let now = 1_700_000_000_000;
-  const sent: { type: string; message: unknown }[] = [];
-  const moves: { id: string; type: string; payload: Record<string, unknown>; at: number }[] = [];
-  let ended: boolean | null = null;
-  const records: FinishedGameRecord[] = [];
-  // eslint-disable-next-line prefer-const -- assigned after the host that closes over it
-  let table!: Table;
-  const host: TableHost = {
-    state,
-    now: () => now,
-    patch: () => undefined,
-    broadcast: (type, message) => sent.push({ type, message }),
-    actAs: (id, type, payload) => {
-      moves.push({ id, type, payload, at: now });
-      const { step, ...fields } = payload;
-      table.play(id, { type, ...fields } as Action, type, step as number);
-    },
-    gameEnded: (everyHumanAway) => (ended = everyHumanAway),
-    recordFinished: (record) => records.push(record),
-  };
-  table = new Table(host, { ...DEFAULT_OPTIONS, turnSeconds: 15 }, { botThinkMs: 800 });
-  return {
-    table,
-    records,
-    state,
-    sent,
-    moves,
-    ended: () => ended,
-    now: () => now,
-    /** Time passes; nothing runs until the next tick. */
-    elapse: (ms: number) => (now += ms),
-    tick: () => table.tick(),
-  };
-}
+import type { TableBot } from '../../server/table/Table';
+import { sha256Hex, verifyRecord } from '../../server/fairness';
+import { playOut, simpleBot, tableHarness } from './support';
 
 describe('table: the game path without sockets', () => {
-  beforeEach(() => setLogSink(() => undefined));
-  afterEach(() => setLogSink(null));
-
   it('plays a default action never before the deadline and within 1.5 s after it, whenever the turn began and the ticks fall', () => {
     const rng = seedRng('deadlines');
     for (let trial = 0; trial < 200; trial++) {
-      const t = fakeHost(['a', 'b', 'c']);
-      t.table.start();
+      const t = tableHarness();
+      t.seat('a', 'b', 'c');
+      t.table.start('a');
       // Ticks every 500 ms from a random phase; the turn begins anywhere between two ticks.
       let sinceTick = randInt(rng, 500);
-      for (let turn = 0; turn < 3 && t.table.match!.game.phase === 'playing'; turn++) {
-        const step = t.table.match!.game.step;
-        const deadline = t.state.round.deadline;
+      for (let turn = 0; turn < 3 && t.game().phase === 'playing'; turn++) {
+        const step = t.game().step;
+        const deadline = t.table.state.deadline;
         assert.equal(deadline, t.now() + 15000);
-        while (t.table.match!.game.step === step) {
-          const wait = 500 - sinceTick;
-          t.elapse(wait);
+        while (t.game().step === step) {
+          t.elapse(500 - sinceTick);
           sinceTick = 0;
           t.tick();
-          if (t.table.match!.game.step === step) assert.ok(t.now() < deadline + 1500, 'not yet played 1.5 s after the deadline');
+          if (t.game().step === step) assert.ok(t.now() < deadline + 1500, 'not yet played 1.5 s after the deadline');
         }
         assert.ok(t.now() >= deadline, `played ${deadline - t.now()} ms early`);
         assert.ok(t.now() < deadline + 1500, `played ${t.now() - deadline} ms late`);
-        // The next turn starts at once; the tick phase stays where it is.
       }
     }
   });
 
   it('keeps the running deadline when someone else drops or goes away', () => {
-    const t = fakeHost(['a', 'b', 'c']);
-    t.table.start();
-    const deadline = t.state.round.deadline;
-    const active = activePlayer(t.table.match!.game)!;
-    const other = t.table.match!.game.order.find((id) => id !== active)!;
+    const t = tableHarness();
+    t.seat('a', 'b', 'c');
+    t.table.start('a');
+    const deadline = t.table.state.deadline;
+    const active = activePlayer(t.game())!;
+    const other = t.game().order.find((id) => id !== active)!;
     t.elapse(7000);
-    setPresence(t.state, other, { connected: false, away: true });
-    t.table.presenceChanged();
-    assert.equal(t.state.round.deadline, deadline);
+    t.table.leave(other);
+    assert.equal(t.table.state.seats.get(other)!.away, true);
+    assert.equal(t.table.state.deadline, deadline);
     t.elapse(8000);
     t.tick();
     assert.equal(t.table.match!.record.log[0].auto, true, 'played at the original deadline');
+    assert.ok(t.events().some((e) => e.type === 'defaultMove' && e.reason === 'clock' && e.player === active));
   });
 
   it('a bot on turn acts after its think time, from its own seat view, through the player path', () => {
     const seen: PlayerView[] = [];
-    const t = fakeHost(['a', 'bot1'], ['bot1']);
+    const t = tableHarness();
+    t.seat('a');
     const bot: TableBot = {
       thinkMs: (max) => max,
       decide: (view) => {
         seen.push(view);
-        const game = t.table.match!.game;
+        const game = t.game();
         // The view is exactly the rules' view for the bot's seat: nothing more.
         assert.deepEqual(view, viewFor(game, 'bot1'));
         return game.round.card === null
@@ -114,11 +63,11 @@ describe('table: the game path without sockets', () => {
           : { type: 'call', call: 'true' };
       },
     };
-    t.table.seatBot('bot1', bot);
-    t.table.start();
+    assert.equal(t.table.addBot('a', () => ({ id: 'bot1', decider: bot })).outcome.ok, true);
+    t.table.start('a');
     let guard = 0;
-    while (t.table.match!.game.phase === 'playing' && guard++ < 500) {
-      const game = t.table.match!.game;
+    while (t.game().phase === 'playing' && guard++ < 500) {
+      const game = t.game();
       if (activePlayer(game) === 'bot1') {
         const step = game.step;
         t.elapse(799);
@@ -127,85 +76,236 @@ describe('table: the game path without sockets', () => {
         t.elapse(1);
         t.tick();
         assert.equal(game.step, step + 1, 'moved after its think time');
-        assert.equal(t.moves.at(-1)!.payload.step, step, 'quotes the step it decided on');
+        assert.equal(t.botMoves.at(-1)!.payload.step, step, 'quotes the step it decided on');
       } else {
-        const me = 'a';
         const action: Action =
-          game.round.card === null
-            ? { type: 'offer', cardId: game.hands[me][0], to: 'bot1', claim: 'fly' }
-            : { type: 'call', call: 'false' };
-        assert.equal(t.table.play(me, action, action.type, game.step).ok, true);
+          game.round.card === null ? { type: 'offer', cardId: game.hands.a[0], to: 'bot1', claim: 'fly' } : { type: 'call', call: 'false' };
+        assert.equal(t.table.move('a', action, game.step).outcome.ok, true);
       }
     }
-    assert.equal(t.table.match!.game.phase, 'ended');
+    assert.equal(t.game().phase, 'ended');
     assert.ok(seen.length > 0);
     assert.ok(
       t.table.match!.record.log.some((e) => e.player === 'bot1' && !e.auto),
       'logged as the bot own moves',
     );
-    assert.equal(t.sent.filter((m) => m.type === 'result').length, 1);
+    assert.equal(t.changes.filter((c) => c.finished).length, 1, 'one finished game');
   });
 
-  it('plays a game out at once when every human is away, bots included, and says so', () => {
-    const t = fakeHost(['a', 'b', 'bot1'], ['bot1']);
-    t.table.seatBot('bot1', { thinkMs: () => 1000, decide: () => ({ type: 'call', call: 'true' }) });
-    t.table.start();
-    setPresence(t.state, 'a', { connected: false, away: true });
-    setPresence(t.state, 'b', { connected: false, away: true });
-    t.table.presenceChanged();
-    assert.equal(t.table.match!.game.phase, 'ended');
-    assert.equal(t.ended(), true);
+  it('plays a game out at once when every human is away, bots included', () => {
+    const t = tableHarness();
+    t.seat('a', 'b');
+    t.table.addBot('a', () => ({ id: 'bot1', decider: simpleBot(1000) }));
+    t.table.start('a');
+    t.table.leave('a');
+    assert.equal(t.table.state.lifecycle, 'playing');
+    t.table.leave('b');
+    assert.equal(t.table.state.lifecycle, 'ended');
+    assert.equal(t.table.everyHumanAway(), true);
+    assert.ok(t.changes.at(-1)!.finished, 'the same change finished the game');
     assert.equal(t.table.timers.size, 0);
   });
 
   it('keeps a running score over a rematch, hands the host on at the end, and starts afresh', () => {
-    const t = fakeHost(['a', 'b', 'c']);
-    t.table.start();
-    setPresence(t.state, 'a', { connected: false, away: true });
-    t.table.presenceChanged();
-    while (t.table.match!.game.phase === 'playing') {
-      t.elapse(15000);
-      t.tick();
-    }
+    const t = tableHarness();
+    t.seat('a', 'b', 'c');
+    t.table.start('a');
+    t.table.leave('a');
+    while (t.game().phase === 'playing') t.advance(15000);
     const result = t.table.result!;
     assert.ok(result.gameId);
-    assert.equal(t.state.gamesPlayed, 1);
-    for (const id of ['a', 'b', 'c']) assert.equal(t.state.players.get(id)!.score, result.scores[id]);
-    assert.equal(t.state.hostId, 'b', 'the host was away: the first present human in join order');
-    t.state.players.delete('a');
-    t.table.rematch();
-    assert.equal(t.state.phase, 'lobby');
+    assert.equal(t.table.state.gamesPlayed, 1);
+    for (const id of ['a', 'b', 'c']) assert.equal(t.table.state.seats.get(id)!.score, result.scores[id]);
+    assert.equal(t.table.state.hostId, 'b', 'the host was away: the first present human in join order');
+    assert.deepEqual(t.table.rematch('c').outcome, { ok: false, code: 'NOT_HOST' });
+    assert.equal(t.table.rematch('b').outcome.ok, true);
+    assert.equal(t.table.state.lifecycle, 'lobby');
     assert.equal(t.table.result, null);
-    assert.equal(t.state.order.length, 0);
-    t.table.start();
-    assert.equal(t.state.phase, 'playing');
-    assert.deepEqual([...t.state.order].sort(), ['b', 'c']);
+    assert.deepEqual([...t.table.state.seats.keys()], ['b', 'c'], 'the away player lost the seat');
+    assert.ok(t.events().some((e) => e.type === 'left' && e.player === 'a' && e.reason === 'rematch'));
+    t.table.start('b');
+    assert.equal(t.table.state.lifecycle, 'playing');
+    assert.deepEqual([...t.game().order].sort(), ['b', 'c']);
     assert.notEqual(t.table.gameId, result.gameId);
-    assert.equal(t.state.players.get('b')!.score, result.scores.b, 'scores kept across the rematch');
+    assert.equal(t.table.state.seats.get('b')!.score, result.scores.b, 'scores kept across the rematch');
   });
 
   it('commits to a secret before the game, derives the deal from it and the entropy, and reveals it only at the end', () => {
-    const t = fakeHost(['a', 'b', 'c']);
-    t.table.seated('a', '0123456789abcdef');
-    t.table.seated('b', 'fedcba9876543210');
-    const commitment = t.state.fairness.commitment;
+    const t = tableHarness();
+    t.table.seat({ id: 'a', nickname: 'a', entropy: '0123456789abcdef' });
+    t.table.seat({ id: 'b', nickname: 'b', entropy: 'fedcba9876543210' });
+    t.seat('c');
+    const commitment = t.table.state.fairness.commitment;
     assert.match(commitment, /^[0-9a-f]{64}$/);
-    assert.equal(t.state.fairness.serverSeed, '');
-    t.table.start();
-    assert.deepEqual(Object.fromEntries(t.state.fairness.entropy.entries()), { a: '0123456789abcdef', b: 'fedcba9876543210', c: '' });
-    assert.equal(t.state.fairness.serverSeed, '', 'still secret while playing');
-    while (t.table.match!.game.phase === 'playing') {
-      t.elapse(15000);
-      t.tick();
+    assert.equal(t.table.state.fairness.serverSeed, '');
+    t.table.start('a');
+    assert.deepEqual(t.table.state.fairness.entropy, { a: '0123456789abcdef', b: 'fedcba9876543210', c: '' });
+    assert.equal(t.table.state.fairness.serverSeed, '', 'still secret while playing');
+    while (t.game().phase === 'playing') t.advance(15000);
+    assert.equal(sha256Hex(t.table.state.fairness.serverSeed), commitment, 'the revealed secret is the committed one');
+    const finished = t.changes.filter((c) => c.finished).map((c) => c.finished!);
+    assert.equal(finished.length, 1);
+    assert.equal(finished[0].record.gameId, t.table.result!.gameId);
+    assert.deepEqual(verifyRecord(JSON.parse(JSON.stringify(finished[0].record))), { ok: true });
+    t.table.rematch('a');
+    assert.notEqual(t.table.state.fairness.commitment, commitment, 'a fresh commitment for the next game');
+    assert.equal(t.table.state.fairness.serverSeed, '');
+    assert.deepEqual(t.table.state.fairness.entropy, {});
+  });
+});
+
+describe('table: whole games, rematches, drops and returns through its inputs alone', () => {
+  it('plays whole games of 2 to 6 with the refusals changing nothing, and ends each in one change', () => {
+    for (let count = 2; count <= 6; count++) {
+      const t = tableHarness();
+      const ids = Array.from({ length: count }, (_, i) => `p${i}`);
+      t.seat(...ids);
+      assert.deepEqual(t.table.start('p1').outcome, { ok: false, code: 'NOT_HOST' });
+      assert.deepEqual(t.table.start('nobody').outcome, { ok: false, code: 'SPECTATOR' });
+      assert.equal(t.changes.length, count, 'a refusal is no change');
+      assert.equal(t.table.start('p0').outcome.ok, true);
+      const rng = seedRng(`whole-${count}`);
+      for (let guard = 0; t.table.state.lifecycle === 'playing'; guard++) {
+        assert.ok(guard < 3000);
+        const game = t.game();
+        const active = activePlayer(game)!;
+        const other = ids.find((id) => id !== active)!;
+        const before = JSON.stringify(t.table.match);
+        const changes = t.changes.length;
+        assert.equal(t.table.move(other, { type: 'peek' }, game.step).outcome.ok, false);
+        assert.deepEqual(t.table.move(active, { type: 'peek' }, game.step - 1).outcome, { ok: false, code: 'STALE_ACTION' });
+        assert.equal(JSON.stringify(t.table.match), before, 'refused moves change nothing');
+        assert.equal(t.changes.length, changes);
+        assert.equal(t.table.move(active, randomLegalAction(game, active, rng)!, game.step).outcome.ok, true);
+      }
+      const last = t.changes.at(-1)!;
+      assert.ok(last.finished, 'the move that ended the game finished it');
+      // Everything the end shows is in the state of that very change.
+      assert.equal(t.table.state.lifecycle, 'ended');
+      assert.notEqual(t.table.state.fairness.serverSeed, '');
+      assert.equal(t.table.state.gamesPlayed, 1);
+      const scores = [...t.table.state.seats.values()].map((s) => s.score);
+      assert.equal(
+        scores.reduce((a, b) => a + b, 0),
+        count - 1,
+        'everyone but the loser scored',
+      );
+      const ended = last.events.find((e) => e.type === 'ended');
+      assert.ok(ended && ended.type === 'ended');
+      assert.equal(ended.loser, last.finished!.result.loser, 'the loser is told once, from one source');
+      assert.equal(ended.reason, last.finished!.result.reason);
+      assert.deepEqual(t.table.move('p0', { type: 'peek' }).outcome, { ok: false, code: 'NOT_PLAYING' });
     }
-    assert.equal(sha256Hex(t.state.fairness.serverSeed), commitment, 'the revealed secret is the committed one');
-    assert.equal(t.records.length, 1);
-    const record = t.records[0];
-    assert.equal(record.gameId, t.table.result!.gameId);
-    assert.deepEqual(verifyRecord(JSON.parse(JSON.stringify(record))), { ok: true });
-    t.table.rematch();
-    assert.notEqual(t.state.fairness.commitment, commitment, 'a fresh commitment for the next game');
-    assert.equal(t.state.fairness.serverSeed, '');
-    assert.equal(t.state.fairness.entropy.size, 0);
+  });
+
+  it('chooses the host with one rule: the creator, the next present human when the host leaves, never a bot, a returner when nobody is host', () => {
+    const t = tableHarness({ lobbyGraceMs: 20_000 });
+    t.seat('a');
+    t.table.addBot('a', () => ({ id: 'bot1', decider: simpleBot() }));
+    t.seat('b', 'c');
+    assert.equal(t.table.state.hostId, 'a');
+    t.table.drop('a');
+    assert.equal(t.table.state.hostId, 'a', 'a dropped host keeps the role while the seat is held');
+    t.advance(20_000);
+    assert.equal(t.table.state.seats.has('a'), false, 'the lobby grace freed the seat');
+    assert.equal(t.table.state.hostId, 'b', 'the next present human, not the bot seated before them');
+    assert.ok(t.events().some((e) => e.type === 'hostChanged' && e.host === 'b'));
+    t.table.drop('b');
+    t.table.drop('c');
+    t.advance(20_000);
+    assert.equal(t.table.state.hostId, null, 'only a bot is left: nobody is host');
+    t.seat('d');
+    assert.equal(t.table.state.hostId, 'd');
+  });
+
+  it('holds a dropped seat through the grace, then plays the away player at once; the seat comes back whole', () => {
+    const t = tableHarness({ reconnectGraceMs: 90_000, options: { turnSeconds: 60 } });
+    t.seat('a', 'b', 'c');
+    t.table.start('a');
+    const order = t.game().order;
+    const dropper = order[1];
+    t.table.drop(dropper);
+    assert.equal(t.table.state.seats.get(dropper)!.connected, false);
+    t.advance(89_000);
+    assert.equal(t.table.state.seats.get(dropper)!.away, false, 'still within the grace');
+    t.advance(1_000);
+    assert.equal(t.table.state.seats.get(dropper)!.away, true);
+    assert.ok(t.events().some((e) => e.type === 'away' && e.player === dropper && e.reason === 'grace'));
+    const played = t.game().step;
+    assert.ok(played >= 1, 'the starter timed out meanwhile');
+    playOut(
+      t,
+      seedRng('away'),
+      order.filter((id) => id !== dropper),
+    );
+    assert.ok(t.table.match!.record.log.some((e) => e.player === dropper && e.auto));
+    assert.equal(t.table.return(dropper).outcome.ok, true);
+    assert.deepEqual(
+      { connected: t.table.state.seats.get(dropper)!.connected, away: t.table.state.seats.get(dropper)!.away },
+      { connected: true, away: false },
+    );
+    // Back on the results screen, the seat is kept at the rematch.
+    t.table.rematch(t.table.state.hostId!);
+    assert.ok(t.table.state.seats.has(dropper));
+  });
+
+  it('a dropped lobby seat gets the game’s grace, counted from the drop, when the game starts meanwhile', () => {
+    const t = tableHarness({ reconnectGraceMs: 90_000, lobbyGraceMs: 20_000, options: { turnSeconds: 60 } });
+    t.seat('a', 'b', 'c');
+    t.table.drop('c');
+    t.advance(10_000);
+    t.table.start('a');
+    t.advance(10_000);
+    assert.equal(t.table.state.seats.has('c'), true, 'in a game the seat is not freed');
+    assert.equal(t.table.state.seats.get('c')!.away, false);
+    t.advance(69_000);
+    assert.equal(t.table.state.seats.get('c')!.away, false, '89 s after the drop');
+    t.advance(1_000);
+    assert.equal(t.table.state.seats.get('c')!.away, true, '90 s after the drop');
+  });
+
+  it('leaving on purpose frees a lobby seat at once and makes a game seat away at once', () => {
+    const t = tableHarness();
+    t.seat('a', 'b', 'c', 'd');
+    t.table.leave('d');
+    assert.equal(t.table.state.seats.has('d'), false);
+    t.table.start('a');
+    t.table.leave('c');
+    assert.equal(t.table.state.seats.get('c')!.away, true);
+    assert.equal(t.table.state.seats.get('c')!.connected, false);
+    assert.deepEqual(t.table.leave('nobody').outcome, { ok: false, code: 'UNKNOWN_PLAYER' });
+  });
+
+  it('rematches again and again, with bots kept and scores summed', () => {
+    const t = tableHarness();
+    t.seat('a', 'b');
+    t.table.addBot('a', () => ({ id: 'bot1', decider: simpleBot(100) }));
+    const totals: Record<string, number> = { a: 0, b: 0, bot1: 0 };
+    for (let g = 0; g < 3; g++) {
+      assert.equal(t.table.start('a').outcome.ok, true);
+      playOut(t, seedRng(`again-${g}`), ['a', 'b']);
+      const result = t.table.result!;
+      for (const id of Object.keys(totals)) totals[id] += result.scores[id];
+      assert.equal(t.table.rematch('a').outcome.ok, true);
+    }
+    assert.equal(t.table.state.gamesPlayed, 3);
+    for (const [id, total] of Object.entries(totals)) assert.equal(t.table.state.seats.get(id)!.score, total, id);
+    assert.equal(t.table.isBot('bot1'), true);
+  });
+
+  it('refuses lobby management from anyone but the host, and outside the lobby', () => {
+    const t = tableHarness();
+    t.seat('a', 'b');
+    assert.deepEqual(t.table.addBot('b', () => ({ id: 'x', decider: simpleBot() })).outcome, { ok: false, code: 'NOT_HOST' });
+    assert.deepEqual(t.table.removeBot('a', 'b').outcome, { ok: false, code: 'NOT_A_BOT' });
+    assert.deepEqual(t.table.removeBot('a', '__proto__').outcome, { ok: false, code: 'NOT_A_BOT' });
+    for (let i = 0; i < 4; i++) t.table.addBot('a', () => ({ id: `bot${i}`, decider: simpleBot() }));
+    assert.deepEqual(t.table.addBot('a', () => ({ id: 'bot9', decider: simpleBot() })).outcome, { ok: false, code: 'ROOM_FULL' });
+    assert.equal(new Set([...t.table.state.seats.values()].map((s) => s.nickname)).size, 6, 'distinct names');
+    assert.equal(t.table.joinRefusal(), 'ROOM_FULL');
+    t.table.start('a');
+    assert.equal(t.table.joinRefusal(), 'LATE_JOIN');
+    assert.deepEqual(t.table.removeBot('a', 'bot0').outcome, { ok: false, code: 'NOT_IN_LOBBY' });
+    assert.deepEqual(t.table.rematch('a').outcome, { ok: false, code: 'GAME_NOT_OVER' });
   });
 });

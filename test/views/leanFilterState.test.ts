@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Schema } from '@colyseus/schema';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
-import { addSeatedPlayer, projectGame, projectOptions, resetForRematch, setDeadline } from '../../server/project';
+import { Projection } from '../../server/project';
+import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { LeanClientState } from '../../server/schema/leanFilterState';
 
@@ -16,9 +17,10 @@ describe('views: lean per-client filter bookkeeping', () => {
       const ids = Array.from({ length: count }, (_, i) => `p${i}`);
       const options = validateOptions({ twoPlayerPass: true });
       assert.ok(options.ok);
-      const state = new CockroachState();
-      projectOptions(state, options.options, false);
-      ids.forEach((id) => addSeatedPlayer(state, id, id));
+      const seats = ids.map((id) => ({ id }));
+      const projection = new Projection(new CockroachState());
+      projection.project(tableStateAround(seats, null, options.options));
+      const state = projection.schema;
       const lean = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
       const library = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
       state.encodeAll(true);
@@ -44,17 +46,18 @@ describe('views: lean per-client filter bookkeeping', () => {
         assert.ok(started.ok);
         const match = started.match;
         const rng = seedRng(`lean-${count}-${game}-bots`);
-        projectGame(state, match.game);
+        projection.project(tableStateAround(seats, match, options.options));
         patch();
         while (match.game.phase === 'playing') {
           const player = activePlayer(match.game)!;
           if (match.game.step % 6 === 5) match.actByDefault();
           else match.act(player, randomLegalAction(match.game, player, rng)!);
-          projectGame(state, match.game);
-          setDeadline(state, match.game.step * 1000);
+          const table = tableStateAround(seats, match, options.options);
+          table.deadline = match.game.step * 1000;
+          projection.project(table);
           patch();
         }
-        resetForRematch(state, patch);
+        projection.project(tableStateAround(seats, null, options.options));
         patch();
       }
       assert.ok(patches > 20);

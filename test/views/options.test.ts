@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { Reflection } from '@colyseus/schema';
 import { OPTION_SPECS, validateOptions, wireOptions } from '../../server/rules/options';
-import { projectOptions } from '../../server/project';
+import { Projection } from '../../server/project';
+import { tableStateAround } from '../../server/table/state';
+import type { GameOptions } from '../../server/rules';
+
+function projectOptions(state: CockroachState, options: GameOptions, isPrivate: boolean): void {
+  new Projection(state).project(tableStateAround([], null, options, isPrivate));
+}
 import { CockroachState } from '../../server/schema/CockroachState';
 import { buildSnapshot } from '../../client-sdk/snapshot';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateOptions } from '../../server/rules';
-import { addSeatedPlayer, projectOptions, resetForRematch, setScore } from '../../server/project';
+import { Projection } from '../../server/project';
+import { SeatSketch, tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { FilteredWire, viewOfDecoded } from '../support/decodedView';
 import { playChecked } from '../support/playChecked';
@@ -34,23 +35,23 @@ function assertLobbyEverywhere(wire: FilteredWire, ids: string[]) {
 
 describe('views: a rematch, on decoded bytes', () => {
   for (const count of [2, 4, 6]) {
-    it(`${count} players and a spectator: the lobby shows no old hands, the second game only each owner's`, () => {
+    it(`${count} players and a spectator: one patch back to the lobby shows no old hands, the second game only each owner's`, () => {
       const ids = Array.from({ length: count }, (_, i) => `player${i}`);
-      const state = new CockroachState();
+      const seats: SeatSketch[] = ids.map((id, i) => ({ id, bot: i === 1 }));
       const options = validateOptions({ claimHistory: false });
       assert.ok(options.ok);
-      projectOptions(state, options.options, true);
-      ids.forEach((id, i) => addSeatedPlayer(state, id, id, i === 1));
-      const wire = new FilteredWire(state, [...ids, null]);
+      const projection = new Projection(new CockroachState());
+      projection.project(tableStateAround(seats, null, options.options, true));
+      const wire = new FilteredWire(projection.schema, [...ids, null]);
 
-      const first = playChecked(state, wire, ids, `rematch-${count}-a`, { claimHistory: false });
+      const first = playChecked(projection, wire, seats, `rematch-${count}-a`, { claimHistory: false }, 7, true);
       assert.equal(first.game.phase, 'ended');
       // After the end every client decoded every hand: the clearing must reach them all.
       const ended = viewOfDecoded(wire.decoded.get(null)!);
       assert.ok(Object.keys(ended.handsSeen).length > 0, 'the spectator saw the hands at the end');
-      setScore(state, ids[0], 3);
 
-      resetForRematch(state, () => wire.patch());
+      const scored = seats.map((s, i) => (i === 0 ? { ...s, score: 3 } : s));
+      projection.project(tableStateAround(scored, null, options.options, true));
       wire.patch();
       assertLobbyEverywhere(wire, ids);
       for (const [viewer, decoded] of wire.decoded) {
@@ -60,25 +61,25 @@ describe('views: a rematch, on decoded bytes', () => {
         assert.equal(decoded.players.get(ids[1])!.nickname, ids[1], who);
       }
 
-      const second = playChecked(state, wire, ids, `rematch-${count}-b`, { claimHistory: false });
+      const second = playChecked(projection, wire, scored, `rematch-${count}-b`, { claimHistory: false }, 7, true);
       assert.equal(second.game.phase, 'ended');
 
-      resetForRematch(state, () => wire.patch());
+      projection.project(tableStateAround(scored, null, options.options, true));
       wire.patch();
       assertLobbyEverywhere(wire, ids);
     });
   }
 
-  it('would catch stale hands: clearing them in the lobby never reaches the other players', () => {
+  it('would catch stale hands: a lobby that does not clear the last game leaves them on every screen', () => {
     const ids = ['a', 'b', 'c'];
-    const state = new CockroachState();
-    ids.forEach((id) => addSeatedPlayer(state, id, id));
-    const wire = new FilteredWire(state, [...ids, null]);
-    playChecked(state, wire, ids, 'rematch-naive');
-    // The naive order: phase first, then the clearing, in one patch.
-    state.phase = 'lobby';
-    state.players.forEach((p) => p.hand.clear());
-    resetForRematch(state, () => undefined);
+    const seats = ids.map((id) => ({ id }));
+    const options = validateOptions({ claimHistory: false });
+    assert.ok(options.ok);
+    const projection = new Projection(new CockroachState());
+    projection.project(tableStateAround(seats, null, options.options, true));
+    const wire = new FilteredWire(projection.schema, [...ids, null]);
+    playChecked(projection, wire, seats, 'rematch-naive', { claimHistory: false }, 7, true);
+    projection.schema.phase = 'lobby';
     wire.patch();
     assert.throws(() => assertLobbyEverywhere(wire, ids), /last game's hands/);
   });

@@ -1,0 +1,111 @@
+import type { Match, PlayerId } from '../rules';
+import type { CockroachResult, GameOptions } from '../rules';
+
+/** A table's lifecycle: lobby → playing → ended, and back to the lobby by a rematch. */
+export type Lifecycle = 'lobby' | 'playing' | 'ended';
+
+/** One seat, in join order. A seat belongs to whoever sits in it; the id is their current session id. */
+export interface SeatState {
+  readonly id: PlayerId;
+  readonly nickname: string;
+  readonly bot: boolean;
+  /** The connection is up (bots always). */
+  connected: boolean;
+  /** The reconnection grace ran out, or the player left on purpose during a game: the rules play their turns. */
+  away: boolean;
+  /** Points over this room's finished games. */
+  score: number;
+  /** The identity key the seat belongs to (PROTOCOL v3), null for an anonymous player or a bot. Never sent. */
+  readonly identity: string | null;
+  /** The player's fair-play entropy ('' for none, and for bots). */
+  readonly entropy: string;
+}
+
+/**
+ * Everything a table is, as plain data: the one source the room projects into the synced state
+ * (server/project.ts). Only the table (server/table/Table.ts) changes it.
+ */
+export interface TableState {
+  lifecycle: Lifecycle;
+  /** The options as created (a rematch keeps them). */
+  readonly options: GameOptions;
+  readonly isPrivate: boolean;
+  /** Seated players and bots in join order, keyed by player id. */
+  readonly seats: Map<PlayerId, SeatState>;
+  /** The host (server/table/host.ts decides), or null when nobody can be. */
+  hostId: PlayerId | null;
+  fairness: {
+    /** SHA-256 of this game's secret, published before any entropy is used. */
+    commitment: string;
+    /** Each player's entropy as the game was started with it; {} in the lobby. */
+    entropy: Record<PlayerId, string>;
+    /** '' until the game has ended, then the secret. */
+    serverSeed: string;
+  };
+  /** The game being played or just ended; null in the lobby. */
+  match: Match | null;
+  /** Epoch ms when whoever must act runs out of time; 0 when nobody is on the clock. Kept here only. */
+  deadline: number;
+  gamesPlayed: number;
+  /** The ended game's result (with its gameId) while the table shows that game's end. */
+  result: CockroachResult | null;
+}
+
+/** What the room may read: the state, never to be changed from outside the table. */
+export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness'>> & {
+  readonly seats: ReadonlyMap<PlayerId, Readonly<SeatState>>;
+  readonly fairness: Readonly<TableState['fairness']>;
+};
+
+export function newTableState(options: GameOptions, isPrivate: boolean, commitment: string): TableState {
+  return {
+    lifecycle: 'lobby',
+    options: { ...options },
+    isPrivate,
+    seats: new Map(),
+    hostId: null,
+    fairness: { commitment, entropy: {}, serverSeed: '' },
+    match: null,
+    deadline: 0,
+    gamesPlayed: 0,
+    result: null,
+  };
+}
+
+/** A seat for `tableStateAround`: only the id is needed. */
+export interface SeatSketch {
+  id: PlayerId;
+  nickname?: string;
+  bot?: boolean;
+  score?: number;
+}
+
+/**
+ * A table state around a match played by hand, for tools and tests that drive a `Match`
+ * directly and project it (server/project.ts): the seats in join order, the lifecycle the
+ * match's phase ('lobby' without one). A fresh object per call.
+ */
+export function tableStateAround(seats: readonly SeatSketch[], match: Match | null, options: GameOptions, isPrivate = false): TableState {
+  const state = newTableState(options, isPrivate, '');
+  for (const s of seats)
+    state.seats.set(s.id, {
+      id: s.id,
+      nickname: s.nickname ?? s.id,
+      bot: s.bot ?? false,
+      connected: true,
+      away: false,
+      score: s.score ?? 0,
+      identity: null,
+      entropy: '',
+    });
+  state.hostId = seats.find((s) => !s.bot)?.id ?? null;
+  state.match = match;
+  if (match) state.lifecycle = match.game.phase;
+  return state;
+}
+
+/** Bots are never away; with no human present a game has nobody to wait for. */
+export function everyHumanAway(state: Pick<TableView, 'seats'>): boolean {
+  for (const seat of state.seats.values()) if (!seat.bot && !seat.away) return false;
+  return true;
+}
