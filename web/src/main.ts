@@ -153,8 +153,10 @@ function bind(session: GameSession) {
       drop();
       render();
     }),
-    session.on('left', () => {
+    session.on('left', ({ reason }) => {
+      // Not my own leave (that one drops the session first): the room closed, or the host removed me.
       if (page.session !== session) return;
+      page.farewell = reason.message;
       drop();
       render();
     }),
