@@ -6,6 +6,7 @@ import { EndpointInput, parseEndpoint } from './endpoint';
 import { freshEntropy } from './entropy';
 import { AppToken, IdentityKeeper } from './identity';
 import { reconnectSeat } from './reconnect';
+import { roomIdFrom } from './roomCode';
 import { firstState } from './firstState';
 import { GameSession, SessionOptions } from './session';
 import type { Phase } from './snapshot';
@@ -113,16 +114,20 @@ export class CockroachClient {
     );
   }
 
-  join(roomId: string, nickname: string): Promise<GameSession> {
-    return this.enter(
-      'join',
-      () => this.colyseus.joinById<CockroachState>(roomId, { nickname, entropy: freshEntropy() }, CockroachState),
-      false,
+  /**
+   * A room a friend shared, by its code as a child types it: "123456", "123 456", "123-456",
+   * spaces around. A code that cannot be a room (or that the server finds malformed) is
+   * ROOM_NOT_FOUND, like a code of no room.
+   */
+  join(code: string, nickname: string): Promise<GameSession> {
+    return this.byCode('join', code, (roomId) =>
+      this.colyseus.joinById<CockroachState>(roomId, { nickname, entropy: freshEntropy() }, CockroachState),
     );
   }
 
-  spectate(roomId: string): Promise<GameSession> {
-    return this.enter('spectate', () => this.colyseus.joinById<CockroachState>(roomId, { spectator: true }, CockroachState), true);
+  /** Watch a room (session.me is null), by its code as for join(). */
+  spectate(code: string): Promise<GameSession> {
+    return this.byCode('spectate', code, (roomId) => this.colyseus.joinById<CockroachState>(roomId, { spectator: true }, CockroachState));
   }
 
   /** Open public lobbies with a free seat. */
@@ -151,10 +156,8 @@ export class CockroachClient {
   async resume(room?: { code: string; nickname?: string }): Promise<GameSession> {
     const seat = await this.sessionOptions.store.load();
     if (!seat && room) {
-      return this.enter(
-        'resume',
-        () => this.colyseus.joinById<CockroachState>(room.code, { nickname: room.nickname, entropy: freshEntropy() }, CockroachState),
-        false,
+      return this.byCode('resume', room.code, (roomId) =>
+        this.colyseus.joinById<CockroachState>(roomId, { nickname: room.nickname, entropy: freshEntropy() }, CockroachState),
       ).catch((error: SdkError) => {
         throw error.code === 'ROOM_NOT_FOUND' ? localError('ROOM_CLOSED', 'resume') : error;
       });
@@ -176,6 +179,19 @@ export class CockroachClient {
       throw errorFor(outcome.error, 'resume');
     }
     return new GameSession(this.colyseus, outcome.opened, false, this.sessionOptions);
+  }
+
+  private async byCode(action: string, code: string, connect: (roomId: string) => Promise<Room<CockroachState>>): Promise<GameSession> {
+    const roomId = roomIdFrom(code);
+    if (roomId === null) throw localError('ROOM_NOT_FOUND', action);
+    try {
+      return await this.enter(action, () => connect(roomId), action === 'spectate');
+    } catch (error) {
+      // The route refuses what is not a room id at all: for the person, that is no such room.
+      if (error instanceof SdkError && (error.code === 'BAD_REQUEST' || error.code === 'NOT_FOUND'))
+        throw localError('ROOM_NOT_FOUND', action);
+      throw error;
+    }
   }
 
   private async enter(action: string, connect: () => Promise<Room<CockroachState>>, spectator: boolean): Promise<GameSession> {
