@@ -1,7 +1,7 @@
 /**
  * The pure parts of the /play page, without a browser (part of `npm test`): the modules form no
- * import cycle, the help's danger legend says what the badges will do, the turn the clock
- * played is told apart from one the child played, avatar colours depend on the players only.
+ * import cycle, the help's danger legend says what the badges will do, what the clock played is
+ * said in words, avatar colours depend on the players only.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { GameSnapshot, SeatSnapshot } from '../../client-sdk/index';
 import { KIND_NAMES_KO } from '../../server/rules/kinds';
 import { dangerLevel } from '../../server/rules/danger';
-import { autoPlayed } from '../../web/src/autoplay';
+import { clockPlayed } from '../../web/src/autoplay';
 import { colourOf } from '../../web/src/colours';
 import { badgeLabel, dangerLegend } from '../../web/src/danger';
 
@@ -86,12 +86,11 @@ describe('/play page modules', () => {
     assert.equal(badgeLabel('쥐', 3, 'danger'), '쥐 3장, 위험: 한 장만 더 오면 져요');
   });
 
-  it('tell a turn the clock played from one the child played', () => {
-    const myOffer = snap({ myTurn: true, canDo: ['offer'], step: 10 });
+  it('say what the clock played for the child, from the snapshot that shows it', () => {
     const offered = snap({
       step: 11,
       round: {
-        ...myOffer.round,
+        ...snap({}).round,
         holder: 'bo',
         lastPasser: 'me',
         claim: 'rat',
@@ -99,23 +98,23 @@ describe('/play page modules', () => {
         claims: [{ from: 'me', to: 'bo', claim: 'rat' }],
       },
     });
-    assert.equal(autoPlayed(myOffer, offered, -1, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 보라님에게 "이건 쥐야!" 하고 건넸어요.');
-    assert.equal(autoPlayed(myOffer, offered, 10, KIND_NAMES_KO), null, 'the page sent this move itself');
-    const myCall = snap({ myTurn: true, canDo: ['call', 'peek'], step: 20 });
+    assert.equal(clockPlayed('offer', offered, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 보라님에게 "이건 쥐야!" 하고 건넸어요.');
+    assert.equal(clockPlayed('pass', offered, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 보라님에게 넘겼어요.');
     const called = snap({
       step: 21,
       lastReveal: { kind: 'bat', claim: 'bat', call: 'false', caller: 'me', correct: false, takenBy: 'me' },
     });
-    assert.equal(autoPlayed(myCall, called, 12, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 "거짓말!"를 골랐어요.');
+    assert.equal(clockPlayed('call', called, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 "거짓말!"를 골랐어요.');
     assert.equal(
-      autoPlayed(myCall, { ...called, phase: 'ended' }, 12, KIND_NAMES_KO),
+      clockPlayed('call', { ...called, phase: 'ended' }, KIND_NAMES_KO),
       '⏰ 시간이 다 돼서 자동으로 "거짓말!"를 골랐어요.',
-      'also the call that ends the game',
+      'the call that ends the game too',
     );
-    assert.equal(autoPlayed(snap({ step: 20 }), called, -1, KIND_NAMES_KO), null, 'not my turn');
-    assert.equal(autoPlayed(myCall, { ...myCall }, -1, KIND_NAMES_KO), null, 'the same step: nothing was played');
-    const away = snap({ myTurn: true, canDo: ['call'], step: 20, seats: [seat('me', { isMe: true, away: true }), seat('bo')] });
-    assert.equal(autoPlayed(away, called, -1, KIND_NAMES_KO), null, 'an away seat is played at once, and the table says so already');
+    assert.equal(
+      clockPlayed('call', snap({}), KIND_NAMES_KO),
+      '⏰ 시간이 다 돼서 내 차례를 자동으로 했어요.',
+      'a snapshot that does not show it yet',
+    );
   });
 
   it('colour each player the same on every phone, whatever the seat order, and no two alike', () => {

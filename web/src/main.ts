@@ -7,9 +7,9 @@
  * one sticky stack at the top that takes its own room, and the reveal is told in the middle of the
  * table. After each repaint the buttons of the child's decision are kept in sight below the stack.
  */
-import { CockroachClient, GameSession, GameSnapshot, RevealSnapshot, SdkError } from '../../client-sdk/index';
+import { CockroachClient, GameSession, RevealSnapshot, SdkError } from '../../client-sdk/index';
 import { SKINS } from './art';
-import { autoPlayed } from './autoplay';
+import { clockPlayed } from './autoplay';
 import { forgetInvite, invitedCode } from './invite';
 import { el, replace } from './dom';
 import { entryScreen } from './entry';
@@ -32,8 +32,6 @@ const banner = byId('banner');
 const toastBox = byId('toast');
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 let unbind: (() => void)[] = [];
-/** The step at which this page last sent a game move: a later step it did not send was the clock's. */
-let movedAt = -1;
 
 const page: Page = {
   client: new CockroachClient(endpoint, { store: localSeatStore }),
@@ -63,10 +61,6 @@ const page: Page = {
       page.toast(e instanceof SdkError || e instanceof Error ? e.message : '잘 안 됐어요. 다시 해 봐요.');
       return false;
     }
-  },
-  move(run) {
-    movedAt = page.session?.snapshot.step ?? -1;
-    return page.act(run);
   },
   async enter(connect) {
     let session: GameSession;
@@ -123,16 +117,17 @@ function bind(session: GameSession) {
   page.session = session;
   page.table = freshTableUi();
   page.reveal = null;
-  movedAt = -1;
-  let before: GameSnapshot = session.snapshot;
+  let phase = session.snapshot.phase;
   unbind = [
     session.on('change', (snap) => {
       // The call that ends the game starts no new round, so no `revealed`: show it from the end.
-      if (before.phase === 'playing' && snap.phase === 'ended' && snap.lastReveal) showReveal(snap.lastReveal);
-      const auto = autoPlayed(before, snap, movedAt, page.skin.names);
-      before = snap;
+      if (phase === 'playing' && snap.phase === 'ended' && snap.lastReveal) showReveal(snap.lastReveal);
+      phase = snap.phase;
       render();
-      if (auto) page.toast(auto, 6000);
+    }),
+    // An away player's turns are played at once, and the table says so already.
+    session.on('movePlayedForMe', ({ move, reason }) => {
+      if (reason === 'clock') page.toast(clockPlayed(move, session.snapshot, page.skin.names), 6000);
     }),
     session.on('revealed', (r) => showReveal(r)),
     session.on('chat', (c) => {

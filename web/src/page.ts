@@ -44,8 +44,6 @@ export interface Page {
   toast(text: string, ms?: number): void;
   /** Runs an SDK call; a refusal becomes a notice with the server's Korean sentence. */
   act(run: () => Promise<unknown>): Promise<boolean>;
-  /** A game move tapped on this screen, remembered so a turn the clock played is told apart. */
-  move(run: () => Promise<unknown>): Promise<boolean>;
   enter(connect: () => Promise<GameSession>): Promise<void>;
   leave(): Promise<void>;
   setSkin(name: Skin['name']): void;

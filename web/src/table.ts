@@ -248,7 +248,7 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
   const shown = snap.step;
   const confirm = async () => {
     const { to, claim } = ui;
-    const ok = await page.move(() =>
+    const ok = await page.act(() =>
       mode === 'pass' ? s.pass(to!, claim!, shown) : s.offer(snap.myHand.find((g) => g.kind === card)!.cardIds[0], to!, claim!, shown),
     );
     if (!ok) Object.assign(ui, { to: null, claim: null });
@@ -290,12 +290,12 @@ function judge(page: Page, s: GameSession): HTMLElement {
     el(
       'div',
       { class: 'row' },
-      el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.move(() => s.call(true, shown)) }, '진짜!'),
-      el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.move(() => s.call(false, shown)) }, '거짓말!'),
+      el('button', { class: 'huge call-true', id: 'call-true', onclick: () => void page.act(() => s.call(true, shown)) }, '진짜!'),
+      el('button', { class: 'huge call-false', id: 'call-false', onclick: () => void page.act(() => s.call(false, shown)) }, '거짓말!'),
     ),
     el(
       'button',
-      { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.move(() => s.peek(shown)) },
+      { class: 'big peek', id: 'peek', disabled: !peek.allowed, onclick: () => void page.act(() => s.peek(shown)) },
       '🤫 몰래 보고 넘기기',
     ),
     !peek.allowed && peek.reason ? el('p', { class: 'reason', id: 'peek-reason' }, peek.reason.message) : null,
