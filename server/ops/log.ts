@@ -1,10 +1,14 @@
+import { isSecretKey, redact, REDACTED } from './redact';
+
 /**
  * Structured logs: one JSON object per line on stdout, e.g.
  *   {"time":"2025-01-01T12:00:00.000Z","level":"info","event":"game.ended","processId":"x1","roomId":"a2","reason":"four","steps":57}
  *
  * Field values are primitives only (no objects, so no state, hand or match can be dumped by
  * accident), and keys that name hidden data (hands, card kinds, seeds, ...) are dropped before a
- * line is written. Errors keep their name, message and a bounded stack.
+ * line is written. Credentials (reconnection and identity tokens) are redacted from every key and
+ * string, whoever wrote them (server/ops/redact.ts). Errors keep their name, message and a
+ * bounded stack.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export type LogValue = string | number | boolean | null | undefined;
@@ -56,7 +60,7 @@ export function setLogSink(next: ((line: string) => void) | null): void {
 }
 
 function clean(value: LogValue): LogValue {
-  if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
+  if (typeof value === 'string') return redact(value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return value;
   return `[${typeof value}]`; // a cast got past the types: never serialise an object
 }
@@ -85,7 +89,7 @@ export function formatLine(level: Exclude<LogLevel, 'silent'>, event: string, fi
         dropped.push(key);
         continue;
       }
-      const value = clean(source[key]);
+      const value = isSecretKey(key) && source[key] !== undefined ? REDACTED : clean(source[key]);
       if (value !== undefined) out[key] = value;
     }
   }

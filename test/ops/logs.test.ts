@@ -36,6 +36,45 @@ describe('ops: structured logs', function () {
       assert.doesNotMatch(JSON.stringify(entry), /bat|fly|3,4|0123456789abcdef/);
     });
 
+    it('redacts credentials from every string and every key, whoever wrote them (issue 23 item 6)', () => {
+      const token = 'Zq3_x9Lk2';
+      const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWNyZXQtc3ViIn0.QmFzZTY0LXNpZ25hdHVyZQ';
+      const colyseus = new Error(
+        `remote room (r0om1) timed out, requesting "checkReconnectionToken with args ["${token}"]". (2000ms exceeded)`,
+      );
+      const lines: string[] = [];
+      setLogSink((line) => lines.push(line));
+      setLogLevel('info'); // a server started by an earlier test file may have left 'warn'
+      try {
+        log.warn('http.failed', { where: 'matchmake' }, colyseus);
+        log.warn('ws.url', { url: `/p1/r0om1?sessionId=s1&reconnectionToken=${token}` });
+        log.info('auth', { header: `Bearer ${jwt}`, note: `token=${token}&x=1`, raw: `{"reconnectionToken":"${token}"}` });
+        log.info('keys', { token, Authorization: 'Basic dXNlcjpwYXNz', reconnection_token: token, password: 'hunter2hunter2' });
+        colyseusLogger.error(`_reserveSeat with args ["s1",{"nickname":"a"},{"sub":"secret-sub"}]`, jwt);
+      } finally {
+        setLogLevel('warn');
+        setLogSink(null);
+      }
+      assert.equal(lines.length, 5);
+      const text = lines.join('\n');
+      for (const secret of [token, jwt, 'secret-sub', 'dXNlcjpwYXNz', 'hunter2hunter2', 'eyJzdWIiOiJzZWNyZXQtc3ViIn0'])
+        assert.ok(!text.includes(secret), `${secret} in ${text}`);
+      const [failed, url, auth, keys] = lines.map((l) => JSON.parse(l));
+      assert.match(failed.errMessage, /^remote room \(r0om1\) timed out, requesting "checkReconnectionToken with args \[redacted\]/);
+      assert.match(failed.errStack, /with args \[redacted\]/);
+      assert.equal(url.url, '/p1/r0om1?sessionId=s1&reconnectionToken=[redacted]', 'the rest of the line stays readable');
+      assert.equal(auth.header, 'Bearer [redacted]');
+      assert.equal(auth.note, 'token=[redacted]&x=1');
+      assert.equal(auth.raw, '{"reconnectionToken":"[redacted]"}');
+      assert.deepEqual(keys, {
+        ...keys,
+        token: '[redacted]',
+        Authorization: '[redacted]',
+        reconnection_token: '[redacted]',
+        password: '[redacted]',
+      });
+    });
+
     it("routes Colyseus's own logger into the same lines, objects by class name only", () => {
       const lines: string[] = [];
       setLogSink((line) => lines.push(line));
