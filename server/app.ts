@@ -15,7 +15,7 @@ import { closeIdleLobbies } from './http/idleLobbies';
 import type { MatchmakeGuard } from './http/matchmake';
 import { colyseusLogger, log, setLogContext, setLogLevel } from './ops/log';
 import { trackRooms } from './ops/rooms';
-import { scaleOutOptions } from './ops/scale';
+import { scaleOutOptions, startScale } from './ops/scale';
 import { startRecords } from './store';
 import { gamesRouter } from './http/games';
 import { answerClientErrors, answerEverythingInJson } from './http/errors';
@@ -89,6 +89,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   const drain = new Drain(gameServer);
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);
+  await startScale(gameServer); // with Redis: liveness, burial of dead processes, resync (server/ops/cluster.ts)
   const opsServer = ops.edge.opsPort === null ? null : await listenOps(ops);
   const idleLobbies = closeIdleLobbies(ops.edge.idleLobbySeconds * 1000);
   setLogContext({ processId: matchMaker.processId });

@@ -11,6 +11,7 @@ import { parseBoundedJson } from './boundedJson';
 import { LobbyLedger, PendingSeats } from './lobbies';
 import { MinuteWindow } from './windows';
 import { localRoom, ownValue } from './localRoom';
+import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them). */
 const MATCHMAKE_INVALID_CRITERIA = 4211;
@@ -76,7 +77,8 @@ export class MatchmakeGuard {
   private readonly trusted: ReadonlySet<string>;
   readonly lobbies: LobbyLedger;
   readonly pendingSeats: PendingSeats;
-  private pending = 0;
+  /** Requests in flight: reconnects in a pool of their own (server/ops/matchmakeGate.ts). */
+  private readonly budget: MatchmakeBudget;
   private listing: { at: number; key: string; body: string } | null = null;
 
   constructor(private readonly edge: EdgeConfig) {
@@ -85,6 +87,7 @@ export class MatchmakeGuard {
     this.trusted = new Set(edge.trustedProxies);
     this.lobbies = new LobbyLedger(edge.lobbiesPerAddress, edge.idleLobbySeconds * 1000);
     this.pendingSeats = new PendingSeats(edge.pendingSeatsPerAddress, edge.seatReservationSeconds * 1000);
+    this.budget = new MatchmakeBudget(edge.maxPendingMatchmakes);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -98,7 +101,8 @@ export class MatchmakeGuard {
     if (req.method === 'GET') {
       const list = LIST_ROUTE.exec(path);
       if (!list) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
-      return void this.list(list[1] ?? '', res, headers);
+      if (clusterRefusal(null, null)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
+      return void this.list(list[1] ?? '', req, res, headers);
     }
     const route = req.method === 'POST' ? POST_ROUTE.exec(path) : null;
     if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
@@ -107,8 +111,10 @@ export class MatchmakeGuard {
       return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
+    // Redis away: at once, not after ioredis's queue gave up (server/ops/matchmakeGate.ts).
+    if (clusterRefusal(method, target)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
     // No drain check here: a draining process still places creates on the others (server/ops/scale.ts); the room refuses one placed here.
-    if (this.pending >= this.edge.maxPendingMatchmakes) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
+    if (this.budget.full(method)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
     if (method === 'create' && !this.creates.take(address))
       return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
     if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
@@ -122,12 +128,12 @@ export class MatchmakeGuard {
     if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes)
       return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
 
-    this.pending++;
+    const release = this.budget.take(method);
     let settled = false;
     const done = () => {
       if (!settled) {
         settled = true;
-        this.pending--;
+        release();
       }
     };
     res.once('close', done);
@@ -195,7 +201,7 @@ export class MatchmakeGuard {
     }
   }
 
-  private async list(roomName: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+  private async list(roomName: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     const now = Date.now();
     if (this.listing && this.listing.key === roomName && now - this.listing.at < LISTING_CACHE_MS)
       return send(res, 200, headers, this.listing.body);
@@ -212,6 +218,7 @@ export class MatchmakeGuard {
       this.listing = rooms.length > MAX_LISTED ? { at: now, key: roomName, body } : null;
       send(res, 200, headers, body);
     } catch (error) {
+      if (isUnavailable(error)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
       edgeFailed('listing', error);
       send(res, 500, headers, refusalBody('SERVER_ERROR'));
     }
@@ -314,6 +321,8 @@ export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCo
  * anything else is SERVER_ERROR (and counted), whatever its message said.
  */
 export function matchmakerRefusal(error: unknown, spectator: boolean, why: ErrorCode | null = null): Refusal | FixedReply {
+  // Redis or another process did not answer (server/ops/matchmakeGate.ts): retry, not a server error.
+  if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' };
   const e = error as { code?: unknown; message?: unknown; name?: unknown };
   const text = typeof e?.message === 'string' ? e.message : '';
   const ours = /^([A-Z][A-Z_]+): /.exec(text);

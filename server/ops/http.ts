@@ -5,16 +5,26 @@ import type { OpsConfig } from './config';
 import { isDraining } from './drain';
 import { log } from './log';
 import { metricsContentType, metricsText } from './metrics';
+import { redisState } from './scale';
 import { MinuteWindow } from '../http/windows';
 
 /**
  * GET /ready next to /health on the public port: 200 while this process takes new rooms, 503
- * while it drains (for the load balancer's matchmaking pool; /health stays 200 so running
- * games keep their sockets).
+ * while it drains or (with REDIS_URL) while Redis is away or this process has not yet put its
+ * state back into it (for the load balancer's matchmaking pool; /health stays 200 so running
+ * games keep their sockets). `redis`: "up", "down" or "off" (one process, no Redis).
  */
 export function mountReady(app: Express, ops: OpsConfig): void {
   app.get('/ready', (_req, res) => {
-    const body = { ready: !isDraining(), processId: matchMaker.processId, publicAddress: ops.publicAddress };
+    const redis = redisState();
+    const draining = isDraining();
+    const body = {
+      ready: !draining && redis !== 'down',
+      processId: matchMaker.processId,
+      publicAddress: ops.publicAddress,
+      redis,
+      draining,
+    };
     res.status(body.ready ? 200 : 503).json(body);
   });
 }
