@@ -8,7 +8,7 @@ import { TestServer, Tracked } from '../support/server';
 import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
 import { startServer } from '../../server/app';
 import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
-import { httpGet, metric, parseMetrics, scrape } from './support';
+import { httpGet, metric, parseMetrics, scrape, waitFor } from './support';
 
 describe('ops: GET /metrics (Prometheus text) after a game', function () {
   this.timeout(30000);
@@ -113,7 +113,8 @@ describe('ops: GET /metrics (Prometheus text) after a game', function () {
     assert.ok(metric(m, 'cockroach_process_info', { process_id: ts.server.processId }) === 1);
 
     for (const c of [...table.players, table.spectator]) await c.leave();
-    await new Promise((r) => setTimeout(r, 50));
+    // The room disposes once its last client's leave went through: wait for that, not for a while.
+    await waitFor(async () => metric(await scrape(port), 'cockroach_rooms') === 0, 'a room everyone left is gone');
     m = await scrape(port);
     assert.equal(metric(m, 'cockroach_rooms'), 0, 'a room everyone left is gone');
     assert.equal(metric(m, 'cockroach_clients'), 0);

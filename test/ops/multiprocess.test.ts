@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Redis from 'ioredis';
 import { Client, RoomAvailable } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
@@ -12,7 +13,6 @@ import {
   playToEnd,
   ROOM,
   scrape,
-  sleep,
   socketPort,
   startTestRedis,
   TestRedis,
@@ -65,6 +65,15 @@ describe('ops: two processes on one Redis behave as one server', function () {
   });
 
   const track = (c: Tracked) => (clients.push(c), c);
+  /** The room count placement reads for a process (Colyseus's `roomcount`: "rooms,clients"). */
+  const roomCountInRedis = async (processId: string) => {
+    const check = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
+    try {
+      return Number(((await check.hget('roomcount', processId)) ?? '-1').split(',')[0]);
+    } finally {
+      check.disconnect();
+    }
+  };
   const other = (port: number) => (port === a.port ? b : a);
 
   it('creates through one process, joins by id through the other, plays a whole game split across both, reconnects through either', async () => {
@@ -132,8 +141,13 @@ describe('ops: two processes on one Redis behave as one server', function () {
       const via = i % 2 === 0 ? a : b;
       const lobby = track(await createAt(via.endpoint, { nickname: `lobby${i}` }, `lobby${i}`));
       lobbies.push(lobby);
-      owners.add(socketPort(lobby.room));
-      await sleep(1100); // Colyseus persists each process's room count at most once a second
+      const owner = socketPort(lobby.room);
+      owners.add(owner);
+      // Placement reads each process's room count from Redis: wait until it counts this lobby.
+      await waitFor(
+        async () => (await roomCountInRedis(ids[owner])) === metric(await scrape(owner), 'cockroach_rooms'),
+        'room count in Redis',
+      );
     }
     assert.equal(owners.size, 2, 'new rooms are spread over both processes');
 
@@ -151,6 +165,25 @@ describe('ops: two processes on one Redis behave as one server', function () {
       }
     }
     for (const l of lobbies) await l.room.leave();
+  });
+
+  it('gives every room of both processes its own id, and (with room codes) claims each code for its owner in Redis', async () => {
+    const rooms: Tracked[] = [];
+    for (let i = 0; i < 12; i++) rooms.push(track(await createAt((i % 2 === 0 ? a : b).endpoint, { nickname: `u${i}` }, `u${i}`)));
+    const roomIds = rooms.map((r) => r.room.roomId);
+    assert.equal(new Set(roomIds).size, roomIds.length, 'no id twice');
+    assert.equal(new Set(rooms.map((r) => socketPort(r.room))).size, 2, 'rooms on both processes');
+    const check = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
+    try {
+      for (const room of rooms) {
+        if (!/^[0-9]{6}$/.test(room.room.roomId)) continue; // ids are codes once the room takes them (issue 22)
+        const owner = await check.get(`cockroach:code:${room.room.roomId}`);
+        assert.equal(owner, ids[socketPort(room.room)], 'the code is claimed by the process that holds the room');
+      }
+    } finally {
+      check.disconnect();
+    }
+    for (const r of rooms) await r.room.leave();
   });
 
   it('drains one process: it stops taking rooms (creates through it land on the other), its game finishes, then it exits', async () => {
