@@ -65,6 +65,8 @@ export interface RevealSnapshot {
 
 export interface GameSnapshot {
   roomId: string;
+  /** The room's 6-digit code (its id, PROTOCOL v3): show it grouped ("123 456"), share it as an invite. */
+  code: string;
   /** My player id (sessionId), or null when watching. */
   me: string | null;
   spectator: boolean;
@@ -156,6 +158,7 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
   const activePlayer = activePlayerIn(view);
   const snapshot: GameSnapshot = {
     roomId,
+    code: roomId,
     me,
     spectator: me === null,
     phase: view.phase,

@@ -46,6 +46,7 @@ describe('SDK: room codes as a child types them (issue 22)', function () {
       const host = await client.create('민수');
       const friend = await new CockroachClient(ts.endpoint, { guest: false }).join(` ${host.roomId} `, '지우');
       assert.equal(friend.roomId, host.roomId);
+      assert.equal(friend.snapshot.code, host.roomId, 'the code to show and share is the room id');
     });
   });
 });
