@@ -5,7 +5,7 @@
  * in an offline queue through 20 reconnection attempts (about 10 s), and a dead network path
  * takes 10 s to time out per attempt. A player waits for none of that: our own connection
  * (`openRedisLink`: liveness, room codes, burial) has no offline queue, so a command while Redis
- * is away fails at once; Colyseus's connections (presence, driver) keep their queue, with fewer
+ * is away fails at once (and one Redis does not answer fails after 2 s); Colyseus's connections (presence, driver) keep their queue, with fewer
  * retries and a reconnect at least every second once the server is up (`tuneColyseusClient`).
  */
 import Redis from 'ioredis';
@@ -21,6 +21,9 @@ export function openRedisLink(url: string): Redis {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 2000,
+    // A Redis that stops answering without closing the connection (paused, overloaded) must not
+    // hold a beat or a lookup forever either.
+    commandTimeout: 2000,
     retryStrategy,
     connectionName: 'cockroach-scale',
   });

@@ -54,6 +54,12 @@ export class DrillRedis {
     });
   }
 
+  /** Its process id (SIGSTOP/SIGCONT: a Redis that stops answering without closing a connection). */
+  pid(): number {
+    if (!this.child?.pid) throw new Error('redis-server is not running');
+    return this.child.pid;
+  }
+
   client(): Redis {
     const client = new Redis(this.url, { maxRetriesPerRequest: 1, retryStrategy: (n) => Math.min(n * 100, 500) });
     client.on('error', () => undefined);
