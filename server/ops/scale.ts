@@ -104,11 +104,14 @@ export const PLACEMENT_BEAT_MS = 1500;
 export async function selectProcess(): Promise<string> {
   const [all, draining] = await Promise.all([matchMaker.stats.fetchAll(), matchMaker.presence.smembers(DRAINING_KEY)]);
   const skip = new Set(draining);
+  const self = matchMaker.processId;
+  // Counts in Redis lag up to a second behind: on a tie this process, which knows its own exactly
+  // (and needs no call to another process to create).
   const open = all
     .filter((p) => !skip.has(p.processId) && (cluster?.isAlive(p.processId) ?? true))
-    .sort((a, b) => a.roomCount - b.roomCount);
+    .sort((a, b) => a.roomCount - b.roomCount || Number(b.processId === self) - Number(a.processId === self));
   for (const candidate of open) {
-    if (candidate.processId === matchMaker.processId || !cluster) return candidate.processId;
+    if (candidate.processId === self || !cluster) return candidate.processId;
     const now = await cluster.probe(candidate.processId);
     if (now && now.listening && now.age <= PLACEMENT_BEAT_MS) return candidate.processId;
   }

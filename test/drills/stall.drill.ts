@@ -105,7 +105,7 @@ describe('drill: a stalled process and a stalled Redis are slow, not dead', func
       `      stalled 4 s: ${during.length} tries during the stall (${[...new Set(during.map((x) => x.status))].join('/')}), ` +
         `seat back ${seconds(Date.now() - stalledAt)} after it began`,
     );
-    assert.ok(during.length >= 3, 'tried during the stall');
+    assert.ok(during.length >= 1, 'tried during the stall');
     assert.deepEqual(
       answers.filter((x) => x.body.code === ROOM_NOT_FOUND || (x.status >= 500 && x.status !== 503)),
       [],
