@@ -85,6 +85,14 @@ export class Projection {
       this.seats.delete(id);
       this.game?.players.delete(id);
       players.delete(id);
+      // Removed at the results screen (a kick): no seat in the order points at a missing player.
+      const order = this.schema.order;
+      const at = order.indexOf(id);
+      if (at >= 0) {
+        const rest = order.filter((other) => other !== id);
+        order.clear();
+        order.push(...rest);
+      }
     }
     for (const seat of table.seats.values()) {
       const was = this.seats.get(seat.id);

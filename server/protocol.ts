@@ -14,7 +14,7 @@ export const GAME_ACTIONS = ACTION_TYPES;
 export type GameActionType = (typeof GAME_ACTIONS)[number];
 
 /** Lobby and table messages that are not game actions. */
-export const ROOM_ACTIONS = ['start', 'chat', 'rematch', 'addBot', 'removeBot', 'ping'] as const;
+export const ROOM_ACTIONS = ['start', 'chat', 'rematch', 'addBot', 'removeBot', 'kick', 'ping'] as const;
 export type RoomActionType = (typeof ROOM_ACTIONS)[number];
 
 /** Every message type a client may send: the transport guard closes a socket on any other. */
@@ -120,7 +120,29 @@ export const ROOM_MESSAGES = {
   AUTH_INVALID: '로그인 정보가 올바르지 않아요. 앱에서 다시 들어와요.',
   ROOM_NOT_FOUND: '그런 방이 없어요. 방 번호를 다시 확인해요.',
   TOO_MANY_GUESSES: '틀린 방 번호를 너무 많이 넣었어요. 잠시 후에 다시 해요.',
+  // PROTOCOL v3: the table's own (server/table).
+  KICKED: '방장이 이 방에서 내보냈어요. 다른 방에서 놀아요.',
+  REPLACED: '다른 기기에서 이 자리로 들어왔어요. 여기서는 연결을 끊을게요.',
+  ALREADY_SEATED: '이미 이 방에 자리가 있어요.',
+  TOO_MANY_GAMES: '이 방에서 정말 많이 놀았어요! 새 방을 만들어 계속해요.',
 } as const;
+
+/**
+ * `kick` refusals that share a code with the rules' own (a target that is not there, or oneself)
+ * but say it for a kick: sent as { code, message } like a rule refusal.
+ */
+export const KICK_REFUSALS = {
+  UNKNOWN_PLAYER: '그런 친구는 이 방에 없어요.',
+  CANNOT_TARGET_SELF: '나 자신은 내보낼 수 없어요.',
+} as const satisfies Partial<Record<RuleErrorCode, string>>;
+
+/**
+ * Games one room may play (issue 20 "records per room are bounded"): far more than a family
+ * evening (a game takes 3–10 minutes: 100 games is five hours at the fastest), and a bound on the
+ * records one room can leave behind however fast a script plays. Past it `rematch` is refused
+ * with TOO_MANY_GAMES; a new room starts afresh.
+ */
+export const MAX_GAMES_PER_ROOM = 100;
 
 export type RoomErrorCode = keyof typeof ROOM_MESSAGES;
 export type ErrorCode = RoomErrorCode | RuleErrorCode;

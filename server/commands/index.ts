@@ -2,6 +2,7 @@ import type { ClientMessageType } from '../protocol';
 import { AddBotCommand } from './AddBotCommand';
 import { CallCommand } from './CallCommand';
 import { ChatCommand } from './ChatCommand';
+import { KickCommand } from './KickCommand';
 import { OfferCommand } from './OfferCommand';
 import { PassCommand } from './PassCommand';
 import { PeekCommand } from './PeekCommand';
@@ -23,6 +24,7 @@ export const COMMANDS: Readonly<Record<ClientMessageType, new () => RoomCommand>
     rematch: RematchCommand,
     addBot: AddBotCommand,
     removeBot: RemoveBotCommand,
+    kick: KickCommand,
     ping: PingCommand,
   }),
 );

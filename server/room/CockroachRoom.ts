@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
-import { Client, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
+import { Client, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
 import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
 import { Projection } from '../project';
@@ -9,6 +9,7 @@ import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomC
 import {
   BotLevel,
   CLIENT_MESSAGES,
+  CLOSE_CODES,
   ClientMessageType,
   ErrorCode,
   EventsMessage,
@@ -40,6 +41,8 @@ import { errorReply, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
 import { listingFor, RoomMetadata } from './listing';
 import { RateLimiter } from './RateLimiter';
+import { allocateRoomCode, releaseRoomCode } from './roomCode';
+import { identityOf, SeatBackAnswer } from './seats';
 import { stopConstructorTimers } from './reservations';
 import { isDraining } from '../ops/drain';
 import { log } from '../ops/log';
@@ -78,14 +81,19 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   private failed = false;
   table!: Table;
   private projection!: Projection;
-  /** Dropped players' reconnections, held open by the room (Colyseus's "manual" mode) until the table frees the seat. */
-  private readonly held = new Map<PlayerId, { reject(): void }>();
+  /**
+   * Dropped players' reconnections, held open by the room (Colyseus's "manual" mode) until the
+   * table frees the seat, with the token that takes each back.
+   */
+  private readonly held = new Map<PlayerId, HeldSeat>();
+  /** Reconnection tokens of kicked connections: answered KICKED (PROTOCOL v3). */
+  private readonly kickedTokens = new Set<string>();
   /** The result announced for the game on screen (after its record was kept), for latecomers. */
   private announced: CockroachResult | null = null;
   private lastHeartbeat = 0;
   private tickMs = TICK_MS;
 
-  onCreate(raw: unknown) {
+  async onCreate(raw: unknown) {
     stopConstructorTimers(this); // a create refused below leaves no patch interval or dispose timer
     // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
     // member and crash the process; with no prototype those fall through to "*".
@@ -93,6 +101,17 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     const join = this.parseJoin(raw);
     if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
     if (isDraining()) throw refusal('SERVER_DRAINING');
+    // The room's id is a 6-digit code a child can read out (PROTOCOL v3), unique among live rooms.
+    this.roomId = await allocateRoomCode();
+    try {
+      this.build(join);
+    } catch (error) {
+      void releaseRoomCode(this.roomId);
+      throw error;
+    }
+  }
+
+  private build(join: JoinRequest): void {
     const settings = CockroachRoom.settings;
     this.setState(new CockroachState());
     this.projection = new Projection(this.state);
@@ -105,6 +124,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
         reconnectGraceMs: settings.reconnectGraceSeconds * 1000,
         lobbyGraceMs: settings.lobbyGraceSeconds * 1000,
         seed: settings.seed,
+        maxGames: settings.maxGames,
       },
       {
         changed: (change) => this.onTableChange(change),
@@ -131,24 +151,87 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     this.updateListing();
   }
 
-  onAuth(_client: Client, raw: unknown): JoinRequest {
-    const join = this.parseJoin(raw);
-    this.assertSeatFor(join);
-    return join;
-  }
-
-  onJoin(client: Client, _raw: unknown, auth?: JoinRequest) {
-    const join = auth!;
-    // Re-checked here: two joins may both have passed onAuth before either took a seat.
-    this.assertSeatFor(join);
+  /**
+   * The options were checked by the guard before the reservation; they are checked again here,
+   * with the seats as they are now. A nickname from the identity (an app token's claim) is the
+   * player's, whatever the options say.
+   */
+  onJoin(client: Client, raw: unknown, auth?: unknown) {
+    // Who is joining, as the guard verified it (it travels as the reservation's authData, so
+    // Colyseus skips any instance onAuth: the join's checks live here).
+    const identity = identityOf(auth);
+    const plain = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+    const join = this.parseJoin(identity.nickname !== undefined && plain ? { ...raw, nickname: identity.nickname } : raw);
+    const who = { key: identity.key, address: identity.address };
     if (join.spectator) {
+      const barred = this.table.joinRefusal(who, true);
+      if (barred) throw refusal(barred);
+      if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
       this.spectators.add(client.sessionId);
       this.updateListing();
     } else {
-      const seated = this.table.seat({ id: client.sessionId, nickname: join.nickname, entropy: join.entropy });
+      const seated = this.table.seat({ id: client.sessionId, nickname: join.nickname, entropy: join.entropy, who });
       if (!seated.outcome.ok) throw refusal(codeOf(seated.outcome));
     }
     this.sendResultTo(client);
+  }
+
+  /**
+   * An identity asks for its seat back (server/room/seats.ts, called by the matchmaking guard for a
+   * joinById, on whichever process holds the room): the seat is handed over as a reconnection to
+   * its session id, so the player's id and private view stay; a connection still open on it is
+   * closed first. Null: no seat of that identity here (an ordinary join follows).
+   */
+  takeSeatBack(key: string | null, address: string, spectator: boolean): SeatBackAnswer {
+    if (this.failed) return null;
+    const barred = this.table.joinRefusal({ key, address }, true);
+    if (barred) return { refused: barred };
+    if (key === null || spectator) return null;
+    const seat = this.table.seatOf(key);
+    if (!seat) return null;
+    if (!this.held.has(seat.id)) {
+      const open = this.clients.find((c) => c.sessionId === seat.id);
+      if (!open) return null;
+      this.replace(open);
+    }
+    const held = this.held.get(seat.id);
+    if (!held) return null;
+    const sessionId = this.checkReconnectionToken(held.token);
+    return sessionId ? { sessionId, reconnectionToken: held.token } : null;
+  }
+
+  /** The session id of the seat that belongs to this identity key, if any (the guard's limits ask it). */
+  seatOfIdentity(key: string): string | undefined {
+    return typeof key === 'string' ? this.table.seatOf(key)?.id : undefined;
+  }
+
+  /** A reconnection by token (server/room/seats.ts): refused for a kicked player, and for anyone but the seat's own identity. */
+  reconnectRefusal(token: string, key: string | null, address: string): ErrorCode | 'NOT_YOUR_SEAT' | null {
+    if (typeof token !== 'string') return 'NOT_YOUR_SEAT';
+    if (this.kickedTokens.has(token)) return 'KICKED';
+    const barred = this.table.joinRefusal({ key, address }, true);
+    if (barred) return barred;
+    for (const [id, held] of this.held) {
+      if (held.token !== token) continue;
+      const owner = this.table.state.seats.get(id)?.identity ?? null;
+      return owner === null || owner === key ? null : 'NOT_YOUR_SEAT';
+    }
+    return null;
+  }
+
+  /**
+   * The same identity came in on another connection: the open one is told REPLACED and closed,
+   * and its seat is held as after a drop, under a fresh token only the new connection is given.
+   */
+  private replace(client: Client): void {
+    client.send(SERVER_MESSAGES.error, errorReply('REPLACED', ''));
+    const internals = client as unknown as ColyseusClientInternals;
+    internals.ref.removeAllListeners('message');
+    if (internals.ref.onleave) internals.ref.removeListener('close', internals.ref.onleave);
+    internals._reconnectionToken = generateId();
+    // Not consented: onLeave holds the seat for a reconnection (synchronously, under the new token).
+    void (this as unknown as RoomInternals)._onLeave(client, Protocol.WS_CLOSE_GOING_AWAY);
+    client.leave(CLOSE_CODES.CONSENTED);
   }
 
   async onLeave(client: Client, consented: boolean) {
@@ -161,7 +244,11 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     if (consented) return void this.table.leave(id);
     // Held synchronously, before anything awaits: Colyseus requires it.
     const reconnection = this.allowReconnection(client, 'manual');
-    this.held.set(id, { reject: () => reconnection.reject(new Error('seat released')) });
+    const seat: HeldSeat = {
+      token: (client as unknown as ColyseusClientInternals)._reconnectionToken,
+      reject: () => reconnection.reject(new Error('seat released')),
+    };
+    this.held.set(id, seat);
     this.table.drop(id);
     let back: Client;
     try {
@@ -169,7 +256,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     } catch {
       return;
     } finally {
-      this.held.delete(id);
+      if (this.held.get(id) === seat) this.held.delete(id);
     }
     metrics.reconnection(this.roomId, id, 'reconnected');
     if (!this.table.isSeated(id)) return;
@@ -205,6 +292,17 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     for (const client of own) client.send(SERVER_MESSAGES.events, forViewer(client.sessionId));
   }
 
+  /** A kicked player: told KICKED, closed, and its reconnection tokens answered KICKED from now on. */
+  private dismiss(id: PlayerId): void {
+    const held = this.held.get(id);
+    if (held) this.kickedTokens.add(held.token);
+    const client = this.clients.find((c) => c.sessionId === id);
+    if (!client) return;
+    this.kickedTokens.add((client as unknown as ColyseusClientInternals)._reconnectionToken);
+    client.send(SERVER_MESSAGES.error, errorReply('KICKED', 'kick'));
+    client.leave(CLOSE_CODES.CONSENTED);
+  }
+
   /** Operations count from what the table says happened. */
   private count(event: TableEvent): void {
     switch (event.type) {
@@ -219,6 +317,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
         if (event.reason === 'grace') metrics.reconnection(this.roomId, event.player, 'expired');
         return;
       case 'left':
+        if (event.reason === 'kicked') this.dismiss(event.player);
         this.held.get(event.player)?.reject();
         this.held.delete(event.player);
         return;
@@ -297,6 +396,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
 
   onDispose() {
     this.table?.stop();
+    void releaseRoomCode(this.roomId);
   }
 
   /**
@@ -378,15 +478,6 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     return parsed.join;
   }
 
-  private assertSeatFor(join: JoinRequest): void {
-    if (join.spectator) {
-      if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
-    } else {
-      const code = this.table.joinRefusal();
-      if (code) throw refusal(code);
-    }
-  }
-
   private updateListing(): void {
     const { hidden, metadata } = listingFor({ table: this.table.state, spectators: this.spectators.size });
     void this.setPrivate(hidden).catch(() => undefined);
@@ -401,6 +492,22 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   get gameOptions(): GameOptions {
     return this.table.options;
   }
+}
+
+/** A held reconnection: how to give it up, and the token that takes it. */
+interface HeldSeat {
+  token: string;
+  reject(): void;
+}
+
+/** What this room touches of Colyseus 0.15's client internals (server/room/seats.ts's seat hand-over). */
+interface ColyseusClientInternals {
+  _reconnectionToken: string;
+  ref: { removeAllListeners(event: string): void; removeListener(event: string, fn: unknown): void; onleave?: unknown };
+}
+
+interface RoomInternals {
+  _onLeave(client: Client, code: number): Promise<void>;
 }
 
 /** A table event as one viewer receives it (server/rules/visibility.ts decides what is hidden). */

@@ -59,6 +59,8 @@ export interface RoomSettings {
   botThinkMs: number;
   /** Tests only: a fixed seed source. Clients can never choose the seed. */
   seed?: () => string;
+  /** Games one room plays at most (default MAX_GAMES_PER_ROOM, server/protocol.ts); tests lower it. */
+  maxGames?: number;
 }
 
 export const DEFAULT_ROOM_SETTINGS: Readonly<RoomSettings> = Object.freeze({

@@ -55,6 +55,9 @@ export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
 export const parseRemoveBot = (raw: unknown): Parsed<{ id: string }> =>
   parseShape(raw, { id: isPlayerId }, (r) => ({ id: r.id as string }));
 
+/** `kick` { id }: the same shape as `removeBot`. */
+export const parseKick = parseRemoveBot;
+
 /**
  * `ping` {} or { t }: `t` (a finite number the client chose, e.g. its clock) is echoed in `pong`.
  * colyseus.js sends integers past 2^32 as 64-bit, which arrive as a BigInt: taken back to a

@@ -16,9 +16,9 @@ import { buildRecord, canonicalPlayers, deriveSeed, FinishedGameRecord } from '.
 import { newCommitment } from '../fairness/commitment';
 import { sha256Hex } from '../fairness/sha256';
 import { botNickname } from '../bots/nicknames';
-import type { ErrorCode, GameActionType, SeatEvent } from '../protocol';
+import { ErrorCode, GameActionType, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../protocol';
 import { hostOf } from './host';
-import { everyHumanAway, newTableState, SeatState, TableState, TableView } from './state';
+import { barSignal, everyHumanAway, Joiner, newTableState, SeatState, TableState, TableView } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
 
@@ -69,6 +69,8 @@ export interface TableSettings {
   lobbyGraceMs: number;
   /** Tests only: a fixed server seed. Clients can never choose the seed. */
   seed?: () => string;
+  /** Games this table plays at most (MAX_GAMES_PER_ROOM). */
+  maxGames?: number;
 }
 
 /**
@@ -167,26 +169,39 @@ export class Table {
     return names;
   }
 
-  /** Why a new player may not sit down now (the room asks before a join), or null. */
-  joinRefusal(): ErrorCode | null {
+  /**
+   * Why this joiner may not sit down now (`spectator`: nor watch), or null. The room asks before a
+   * join; `seat` asks again.
+   */
+  joinRefusal(who?: Joiner | null, spectator = false): ErrorCode | null {
+    if (who && this.s.barred.has(barSignal(who))) return 'KICKED';
+    if (spectator) return null;
+    if (who && who.key !== null && this.seatOf(who.key)) return 'ALREADY_SEATED';
     if (this.s.lifecycle !== 'lobby') return 'LATE_JOIN';
     if (this.s.seats.size >= MAX_PLAYERS) return 'ROOM_FULL';
     return null;
   }
 
+  /** The seat that belongs to this identity key, if any. */
+  seatOf(key: string): Readonly<SeatState> | undefined {
+    for (const seat of this.s.seats.values()) if (seat.identity === key) return seat;
+    return undefined;
+  }
+
   // ---- inputs: seats and presence ------------------------------------------------------
 
-  /** A player sits down in the lobby. */
-  seat(player: { id: PlayerId; nickname: string; entropy?: string; identity?: string | null }): Step {
+  /** A player sits down in the lobby; `who`: their identity (a seat belongs to it) and address. */
+  seat(player: { id: PlayerId; nickname: string; entropy?: string; who?: Joiner | null }): Step {
     return this.run(() => {
       if (this.s.seats.has(player.id)) return refused('BAD_PAYLOAD');
-      const refusal = this.joinRefusal();
+      const refusal = this.joinRefusal(player.who);
       if (refusal) return refused(refusal);
       this.addSeat({
         id: player.id,
         nickname: player.nickname,
         bot: false,
-        identity: player.identity ?? null,
+        identity: player.who?.key ?? null,
+        address: player.who?.address ?? null,
         entropy: player.entropy ?? '',
       });
       return applied;
@@ -205,7 +220,7 @@ export class Table {
       let n = 0;
       while (taken.has(botNickname(n))) n++;
       this.bots.set(bot.id, bot.decider);
-      this.addSeat({ id: bot.id, nickname: botNickname(n), bot: true, identity: null, entropy: '' });
+      this.addSeat({ id: bot.id, nickname: botNickname(n), bot: true, identity: null, address: null, entropy: '' });
       return applied;
     });
   }
@@ -217,6 +232,26 @@ export class Table {
       if (refusal) return refusal;
       if (!this.bots.has(id)) return refused('NOT_A_BOT');
       this.unseat(id, 'removed');
+      return applied;
+    });
+  }
+
+  /**
+   * The host removes a seated person, in the lobby or at the results screen (PROTOCOL v3): the
+   * seat is freed and whoever sat there is barred from this room (`barSignal`). A bot is removed
+   * with `removeBot`.
+   */
+  kick(by: PlayerId, id: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (by !== this.s.hostId) return refused('NOT_HOST');
+      if (this.s.lifecycle === 'playing') return refused('NOT_IN_LOBBY');
+      if (id === by) return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
+      const seat = this.s.seats.get(id);
+      if (!seat || seat.bot) return refused({ code: 'UNKNOWN_PLAYER', message: KICK_REFUSALS.UNKNOWN_PLAYER });
+      if (seat.identity !== null || seat.address !== null)
+        this.s.barred.add(barSignal({ key: seat.identity, address: seat.address ?? '' }));
+      this.unseat(id, 'kicked');
       return applied;
     });
   }
@@ -337,6 +372,7 @@ export class Table {
       if (!this.s.seats.has(by)) return refused('SPECTATOR');
       if (by !== this.s.hostId) return refused('NOT_HOST');
       if (this.s.lifecycle !== 'ended') return refused('GAME_NOT_OVER');
+      if (this.s.gamesPlayed >= (this.settings.maxGames ?? MAX_GAMES_PER_ROOM)) return refused('TOO_MANY_GAMES');
       for (const seat of [...this.s.seats.values()]) if (seat.away) this.unseat(seat.id, 'rematch');
       this.stopGameTimers();
       this.autoPlayedAt.clear();

@@ -17,6 +17,8 @@ export interface SeatState {
   score: number;
   /** The identity key the seat belongs to (PROTOCOL v3), null for an anonymous player or a bot. Never sent. */
   readonly identity: string | null;
+  /** The address the player joined from: an anonymous player's only signal (a kick bars it). Never sent. */
+  readonly address: string | null;
   /** The player's fair-play entropy ('' for none, and for bots). */
   readonly entropy: string;
 }
@@ -49,11 +51,30 @@ export interface TableState {
   gamesPlayed: number;
   /** The ended game's result (with its gameId) while the table shows that game's end. */
   result: CockroachResult | null;
+  /** Who the host removed, and may not sit or watch here again: `barSignal`s. */
+  readonly barred: Set<string>;
+}
+
+/** Who is joining, as far as the table needs to know: the identity key, or for an anonymous player the address. */
+export interface Joiner {
+  key: string | null;
+  address: string;
+}
+
+/**
+ * What a kick bars: the identity (PROTOCOL v3), or for an anonymous player the best signal the
+ * server has, the address it joined from. An address is shared by a family or a school, so it
+ * bars only anonymous joins from there; anyone with an identity (every SDK and /play client in
+ * guest mode has one) is judged by that identity alone.
+ */
+export function barSignal(who: Joiner): string {
+  return who.key !== null ? `key:${who.key}` : `address:${who.address}`;
 }
 
 /** What the room may read: the state, never to be changed from outside the table. */
-export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness'>> & {
+export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness' | 'barred'>> & {
   readonly seats: ReadonlyMap<PlayerId, Readonly<SeatState>>;
+  readonly barred: ReadonlySet<string>;
   readonly fairness: Readonly<TableState['fairness']>;
 };
 
@@ -69,6 +90,7 @@ export function newTableState(options: GameOptions, isPrivate: boolean, commitme
     deadline: 0,
     gamesPlayed: 0,
     result: null,
+    barred: new Set(),
   };
 }
 
@@ -96,6 +118,7 @@ export function tableStateAround(seats: readonly SeatSketch[], match: Match | nu
       away: false,
       score: s.score ?? 0,
       identity: null,
+      address: null,
       entropy: '',
     });
   state.hostId = seats.find((s) => !s.bot)?.id ?? null;

@@ -308,4 +308,43 @@ describe('table: whole games, rematches, drops and returns through its inputs al
     assert.deepEqual(t.table.removeBot('a', 'bot0').outcome, { ok: false, code: 'NOT_IN_LOBBY' });
     assert.deepEqual(t.table.rematch('a').outcome, { ok: false, code: 'GAME_NOT_OVER' });
   });
+
+  it('kicks by the host in the lobby or at the end, and bars the identity, or an anonymous player’s address for anonymous joins', () => {
+    const t = tableHarness();
+    t.seat('host');
+    t.table.seat({ id: 'ann', nickname: 'ann', who: { key: 'guest:ann', address: '10.0.0.1' } });
+    t.table.seat({ id: 'anon', nickname: 'anon', who: { key: null, address: '10.0.0.2' } });
+    assert.deepEqual(t.table.kick('ann', 'anon').outcome, { ok: false, code: 'NOT_HOST' });
+    assert.equal((t.table.kick('host', 'host').outcome as { code: { code: string } }).code.code, 'CANNOT_TARGET_SELF');
+    assert.equal((t.table.kick('host', 'nobody').outcome as { code: { code: string } }).code.code, 'UNKNOWN_PLAYER');
+    assert.equal(t.table.kick('host', 'ann').outcome.ok, true);
+    assert.equal(t.table.kick('host', 'anon').outcome.ok, true);
+    assert.ok(t.events().some((e) => e.type === 'left' && e.player === 'ann' && e.reason === 'kicked'));
+    assert.equal(t.table.joinRefusal({ key: 'guest:ann', address: '10.9.9.9' }), 'KICKED', 'the identity, from anywhere');
+    assert.equal(t.table.joinRefusal({ key: 'guest:ann', address: '10.9.9.9' }, true), 'KICKED', 'nor watching');
+    assert.equal(t.table.joinRefusal({ key: null, address: '10.0.0.2' }), 'KICKED', 'anonymous from that address');
+    assert.equal(t.table.joinRefusal({ key: 'guest:sib', address: '10.0.0.2' }), null, 'an identity from that address is welcome');
+    assert.deepEqual(t.table.seat({ id: 'ann2', nickname: 'x', who: { key: 'guest:ann', address: '1.1.1.1' } }).outcome, {
+      ok: false,
+      code: 'KICKED',
+    });
+    t.table.seat({ id: 'sib', nickname: 'sib', who: { key: 'guest:sib', address: '10.0.0.2' } });
+    assert.equal(t.table.joinRefusal({ key: 'guest:sib', address: '10.0.0.2' }), 'ALREADY_SEATED');
+    t.table.start('host');
+    assert.deepEqual(t.table.kick('host', 'sib').outcome, { ok: false, code: 'NOT_IN_LOBBY' });
+  });
+
+  it('plays at most maxGames games: then the rematch is refused', () => {
+    const t = tableHarness({ maxGames: 2 });
+    t.seat('a', 'b');
+    for (let g = 0; g < 2; g++) {
+      t.table.start('a');
+      playOut(t, seedRng(`bound-${g}`), ['a', 'b']);
+      const rematch = t.table.rematch('a').outcome;
+      if (g === 0) assert.equal(rematch.ok, true);
+      else assert.deepEqual(rematch, { ok: false, code: 'TOO_MANY_GAMES' });
+    }
+    assert.equal(t.table.state.gamesPlayed, 2);
+    assert.equal(t.table.state.lifecycle, 'ended');
+  });
 });
