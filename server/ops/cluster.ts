@@ -296,7 +296,8 @@ export class Cluster {
   /** Puts this process's state back into Redis; stays pending (SERVER_BUSY here) until it went through. */
   private async resync(): Promise<void> {
     const why = this.pending;
-    if (why === null || this.resyncing) return;
+    // Shutting down, Colyseus removes this process's listings itself: nothing to put back.
+    if (why === null || this.resyncing || matchMaker.isGracefullyShuttingDown) return;
     this.resyncing = true;
     this.pending = null;
     try {
