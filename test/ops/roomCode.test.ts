@@ -11,7 +11,7 @@ import {
 } from '../../server/room/roomCode';
 import { buryRoomCodes, CODE_PREFIX, EPOCH_KEY, ensureEpoch, RedisRoomCodes, SETTLE_KEY } from '../../server/ops/redisRoomCodes';
 import { setLogSink } from '../../server/ops/log';
-import { startTestRedis, TestRedis } from './support';
+import { startTestRedis, TestRedis, waitFor } from './support';
 
 describe('room codes: allocation', () => {
   it('draws 6-digit codes, leading zeros kept, spread over the whole space', () => {
@@ -174,8 +174,8 @@ describe('room codes in Redis', function () {
 
     const started = Date.now();
     const claiming = b.claim(['424242', '434343']);
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await client.exists(SETTLE_KEY), 1, 'the first claim after the loss opened the settle window');
+    // The first claim after the loss opens the settle window (and waits it out).
+    await waitFor(async () => (await client.exists(SETTLE_KEY)) === 1, 'the settle window');
     assert.ok(await client.exists(EPOCH_KEY));
     assert.deepEqual(await a.resync(), { reclaimed: 1, conflicts: [] });
     assert.equal(await claiming, '434343', 'the live code was claimed back before anyone could take it');
