@@ -113,7 +113,10 @@ export class Fleet {
     this.tables.add(table);
     const joins = await Promise.allSettled(
       Array.from({ length: SEATS - 1 }, (_, i) =>
-        this.client.joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState),
+        this.client
+          .joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState)
+          // Seats taken by the others arrive as events before this bot is attached: heard, not counted.
+          .then((room) => (room.onMessage(SERVER_MESSAGES.events, () => undefined), room)),
       ),
     );
     for (const [i, j] of joins.entries()) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
-import { Client, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
+import { Client, ClientState, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
 import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
 import { Projection } from '../project';
@@ -280,15 +280,21 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     this.closeIfNobodyIsLeft();
   }
 
-  /** Each viewer gets the events in one message; only those who may see a hidden kind get their own copy. */
+  /**
+   * Each viewer gets the events in one message; only those who may see a hidden kind get their own
+   * copy. A client still joining gets none: the full state it is about to receive already shows
+   * what happened (and its app has not registered its handlers yet).
+   */
   private sendEvents(events: TableEvent[]): void {
     if (events.length === 0) return;
     const step = this.table.state.match?.game.step ?? 0;
     const forViewer = (viewer: PlayerId | null): EventsMessage => ({ step, events: events.map((e) => toWire(e, viewer)) });
     const seers = new Set<PlayerId>();
     for (const event of events) if (isGameEvent(event) && isPartlyHidden(event)) for (const id of event.seen) seers.add(id);
-    const own = this.clients.filter((client) => seers.has(client.sessionId));
-    this.broadcast(SERVER_MESSAGES.events, forViewer(null), own.length > 0 ? { except: own } : {});
+    const joining = this.clients.filter((client) => client.state === ClientState.JOINING);
+    const own = this.clients.filter((client) => client.state !== ClientState.JOINING && seers.has(client.sessionId));
+    const except = [...joining, ...own];
+    this.broadcast(SERVER_MESSAGES.events, forViewer(null), except.length > 0 ? { except } : {});
     for (const client of own) client.send(SERVER_MESSAGES.events, forViewer(client.sessionId));
   }
 
