@@ -7,7 +7,8 @@
  *      elsewhere; running games go on; rooms showing a result stay until their players leave;
  *   3. when no game is running, or after `seconds`, games still running are told (`error`
  *      SERVER_SHUTDOWN) and cut, and Colyseus's graceful shutdown closes every room;
- *   4. the caller exits the process.
+ *   4. the caller makes the records of games that ended durable and tries to deliver them
+ *      (`beforeExit`, bounded), then exits the process.
  *
  * Timers: the drain outlives every room, so no room clock can carry it. It uses one process-level
  * interval (the poll) and one timeout (the deadline), both cleared when the drain ends, plus an
@@ -26,6 +27,8 @@ const POLL_MS = 250;
 const PRESENCE_TIMEOUT_MS = 2000;
 /** After the cut, Colyseus's shutdown gets this long before the process exits anyway. */
 export const SHUTDOWN_BACKSTOP_MS = 15_000;
+/** `beforeExit` (the records) is bounded by its own settings; this is the backstop past them. */
+export const BEFORE_EXIT_BACKSTOP_MS = 30_000;
 
 let drainingNow = false;
 
@@ -62,6 +65,9 @@ export class Drain {
   private poll: NodeJS.Timeout | undefined;
   private deadline: NodeJS.Timeout | undefined;
   private stopWaiting: (() => void) | null = null;
+
+  /** What must happen before any exit once the rooms are closed (the records: app.ts). */
+  beforeExit: () => Promise<void> = async () => undefined;
 
   constructor(private readonly gameServer: Server) {}
 
@@ -110,11 +116,12 @@ export class Drain {
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };
     await withTimeout(() => matchMaker.presence.srem(DRAINING_KEY, matchMaker.processId), PRESENCE_TIMEOUT_MS, 'srem');
-    setTimeout(() => {
+    const backstop = setTimeout(() => {
       log.error('drain.shutdown_hung', { afterMs: SHUTDOWN_BACKSTOP_MS });
-      process.exit(1);
+      void exitAfter(this.beforeExit, 1);
     }, SHUTDOWN_BACKSTOP_MS).unref();
     await this.gameServer.gracefullyShutdown(false);
+    clearTimeout(backstop);
     log.info('drain.done', { finished: report.finished, cut: report.cut, seconds: report.seconds });
     return report;
   }
@@ -177,10 +184,10 @@ export function exitOnSignals(drain: Drain, seconds: number): void {
     }
     log.info('signal', { signal });
     drain.start(seconds).then(
-      () => process.exit(0),
+      () => exitAfter(drain.beforeExit, 0),
       (error) => {
         log.error('drain.failed', {}, error);
-        process.exit(1);
+        return exitAfter(drain.beforeExit, 1);
       },
     );
   };
@@ -204,6 +211,27 @@ export function exitOnSignals(drain: Drain, seconds: number): void {
   process.on('uncaughtException', (error) => {
     log.error('process.uncaught', {}, error);
     drain.cutNow();
-    drain.start(0).finally(() => process.exit(1));
+    drain.start(0).finally(() => exitAfter(drain.beforeExit, 1));
   });
+}
+
+/**
+ * Runs `beforeExit` once (records of games that ended made durable, delivery tried: bounded by
+ * their own settings, and by a backstop here), then exits with `code`.
+ */
+let exiting: Promise<void> | null = null;
+function exitAfter(beforeExit: () => Promise<void>, code: number): Promise<void> {
+  exiting ??= (async () => {
+    const backstop = setTimeout(() => {
+      log.error('drain.before_exit_hung', { afterMs: BEFORE_EXIT_BACKSTOP_MS });
+      process.exit(code || 1);
+    }, BEFORE_EXIT_BACKSTOP_MS).unref();
+    try {
+      await beforeExit();
+    } catch (error) {
+      log.error('drain.before_exit_failed', {}, error);
+    }
+    clearTimeout(backstop);
+  })();
+  return exiting.then(() => process.exit(code));
 }

@@ -6,24 +6,29 @@ import { isDraining } from './drain';
 import { log } from './log';
 import { metricsContentType, metricsText } from './metrics';
 import { redisState } from './scale';
+import { recordsHealth } from '../store/health';
 import { MinuteWindow } from '../http/windows';
 
 /**
  * GET /ready next to /health on the public port: 200 while this process takes new rooms, 503
- * while it drains or (with REDIS_URL) while Redis is away or this process has not yet put its
- * state back into it (for the load balancer's matchmaking pool; /health stays 200 so running
- * games keep their sockets). `redis`: "up", "down" or "off" (one process, no Redis).
+ * while it drains, (with REDIS_URL) while Redis is away or this process has not yet put its
+ * state back into it, or while it cannot keep a finished game's record (server/store/health.ts)
+ * (for the load balancer's matchmaking pool; /health stays 200 so running games keep their
+ * sockets). `redis`: "up", "down" or "off" (one process, no Redis); `records`: "ok",
+ * "file_lost" or "not_durable".
  */
 export function mountReady(app: Express, ops: OpsConfig): void {
   app.get('/ready', (_req, res) => {
     const redis = redisState();
     const draining = isDraining();
+    const records = recordsHealth();
     const body = {
-      ready: !draining && redis !== 'down',
+      ready: !draining && redis !== 'down' && records.ok,
       processId: matchMaker.processId,
       publicAddress: ops.publicAddress,
       redis,
       draining,
+      records: records.problem ?? 'ok',
     };
     res.status(body.ready ? 200 : 503).json(body);
   });

@@ -7,12 +7,22 @@ export interface StoreConfig {
   file: string | null;
   /** PostgreSQL: the connection URL (it may carry a password: never log it). */
   url: string | null;
+  /** PostgreSQL: the outbox, this process's own file where records wait until PostgreSQL has them. */
+  outboxFile: string | null;
   retentionDays: number;
+  /** Retries of a failed write or delivery: the first delay, doubling up to the last. They never stop. */
+  retryMinMs: number;
+  retryMaxMs: number;
+  /** On SIGTERM, how long delivery to PostgreSQL is tried before the process exits. */
+  exitDeliverySeconds: number;
+  /** How often the local file is checked for having been deleted or replaced. */
+  fileCheckMs: number;
 }
 
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_DATA_DIR = './data';
 export const DATABASE_FILE_NAME = 'games.sqlite';
+export const OUTBOX_FILE_NAME = 'outbox.sqlite';
 
 type Env = Record<string, string | undefined>;
 
@@ -21,23 +31,34 @@ function value(env: Env, name: string): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
+/** A whole number in [min, max], or the default; throws naming the variable. */
+function whole(env: Env, name: string, fallback: number, min: number, max: number, unit: string): number {
+  const raw = value(env, name);
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number of ${unit} from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
 /** Throws with a sentence naming the variable when a value is wrong, so a bad deploy stops at start. */
 export function storeConfigFromEnv(env: Env = process.env): StoreConfig {
-  const days = value(env, 'RECORD_RETENTION_DAYS');
-  const retentionDays = days === undefined ? DEFAULT_RETENTION_DAYS : Number(days);
-  if (!Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 36_500) {
-    throw new Error(`RECORD_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${days}"`);
-  }
+  const retentionDays = whole(env, 'RECORD_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 36_500, 'days');
+  const retryMinMs = whole(env, 'RECORD_RETRY_MIN_MS', 250, 1, 60_000, 'milliseconds');
+  const retryMaxMs = whole(env, 'RECORD_RETRY_MAX_MS', 30_000, retryMinMs, 3_600_000, 'milliseconds');
+  const exitDeliverySeconds = whole(env, 'RECORD_EXIT_DELIVERY_SECONDS', 10, 0, 600, 'seconds');
+  const fileCheckMs = whole(env, 'RECORD_FILE_CHECK_MS', 5_000, 100, 3_600_000, 'milliseconds');
+  const tuning = { retentionDays, retryMinMs, retryMaxMs, exitDeliverySeconds, fileCheckMs };
+  const dataDir = value(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR;
   const url = value(env, 'DATABASE_URL');
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\/\S+$/.test(url)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
-    return { engine: 'postgres', file: null, url, retentionDays };
+    return { engine: 'postgres', file: null, url, outboxFile: path.join(dataDir, OUTBOX_FILE_NAME), ...tuning };
   }
-  const file = value(env, 'DATABASE_FILE') ?? path.join(value(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR, DATABASE_FILE_NAME);
-  return { engine: 'sqlite', file, url: null, retentionDays };
+  const file = value(env, 'DATABASE_FILE') ?? path.join(dataDir, DATABASE_FILE_NAME);
+  return { engine: 'sqlite', file, url: null, outboxFile: null, ...tuning };
 }
 
 /** For logs: the engine and the file, never the URL (it may hold a password). */
 export function describeStore(config: StoreConfig): string {
-  return config.engine === 'sqlite' ? `sqlite ${config.file}` : 'postgres';
+  return config.engine === 'sqlite' ? `sqlite ${config.file}` : `postgres (outbox ${config.outboxFile})`;
 }

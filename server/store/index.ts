@@ -5,3 +5,4 @@ export * from './open';
 export * from './writer';
 export * from './retention';
 export * from './records';
+export * from './health';

@@ -1,32 +1,70 @@
 /**
  * Counters for the game records, on the project's registry (served at /metrics with the rest).
- * Importing this module registers them.
+ * Importing this module registers them. docs/operations.md "Game records" says what to watch.
  */
 import { Counter, Gauge } from 'prom-client';
 import { registry } from '../ops/metrics';
 
 export const recordsSaved = new Counter({
   name: 'cockroach_records_saved_total',
-  help: 'Game records written to the store',
+  help: "Game records made durable on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL)",
+  registers: [registry],
+});
+
+export const recordsDelivered = new Counter({
+  name: 'cockroach_records_delivered_total',
+  help: 'Game records delivered from the outbox to PostgreSQL',
   registers: [registry],
 });
 
 export const recordWriteFailures = new Counter({
   name: 'cockroach_record_write_failures_total',
-  help: 'Failed attempts to write a game record (each is retried until the attempts run out)',
+  help: 'Failed attempts to write game records, each retried: where="disk" (this process\'s file), "postgres" (delivery)',
+  labelNames: ['where'],
+  registers: [registry],
+});
+
+export const recordsNotDurable = new Counter({
+  name: 'cockroach_records_not_durable_total',
+  help: 'Game records whose result went out before they were on disk (the disk kept failing past the wait; kept in memory and retried)',
   registers: [registry],
 });
 
 export const recordsDropped = new Counter({
   name: 'cockroach_records_dropped_total',
-  help: 'Game records given up: "retries" (every attempt failed), "queue_full", "closed" (shutdown before written)',
+  help: 'Game records lost: "memory_full" (the disk failed so long that memory filled), "closed" (still not on disk when the process stopped)',
   labelNames: ['reason'],
   registers: [registry],
 });
 
 export const recordQueue = new Gauge({
   name: 'cockroach_record_queue',
-  help: 'Game records waiting to be written',
+  help: 'Game records in memory, not yet durable on disk',
+  registers: [registry],
+});
+
+export const recordOutbox = new Gauge({
+  name: 'cockroach_record_outbox',
+  help: 'Game records durable in the outbox, waiting for PostgreSQL (0 without DATABASE_URL)',
+  registers: [registry],
+});
+
+export const recordOutboxOldest = new Gauge({
+  name: 'cockroach_record_outbox_oldest_seconds',
+  help: 'Age of the oldest record waiting in the outbox (0 when it is empty)',
+  registers: [registry],
+});
+
+export const recordFileLost = new Counter({
+  name: 'cockroach_record_file_lost_total',
+  help: 'The local database file was found deleted ("vanished") or swapped for another ("replaced") under the running server',
+  labelNames: ['why'],
+  registers: [registry],
+});
+
+export const recordsStoreOk = new Gauge({
+  name: 'cockroach_records_store_ok',
+  help: '1 while records can be made durable here; 0 while the local file is lost or a record has waited past its bound (/ready answers 503)',
   registers: [registry],
 });
 
@@ -42,4 +80,7 @@ export const retentionFailures = new Counter({
   registers: [registry],
 });
 
-for (const reason of ['retries', 'queue_full', 'closed']) recordsDropped.inc({ reason }, 0);
+for (const reason of ['memory_full', 'closed']) recordsDropped.inc({ reason }, 0);
+for (const where of ['disk', 'postgres']) recordWriteFailures.inc({ where }, 0);
+for (const why of ['vanished', 'replaced']) recordFileLost.inc({ why }, 0);
+recordsStoreOk.set(1);

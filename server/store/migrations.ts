@@ -55,16 +55,35 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * The outbox (a local SQLite file beside PostgreSQL: records wait there until PostgreSQL has
+ * them). SQLite only; `postgres` is unused.
+ */
+export const OUTBOX_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'outbox',
+    sqlite: `
+      CREATE TABLE outbox (
+        game_id    TEXT PRIMARY KEY,
+        started_ms INTEGER NOT NULL,
+        ended_ms   INTEGER NOT NULL,
+        added_ms   INTEGER NOT NULL,
+        record     TEXT NOT NULL
+      );`,
+    postgres: '',
+  },
+];
+
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** The steps after `applied`, or an error when the database is newer than this code. */
-export function pendingMigrations(applied: readonly number[]): Migration[] {
+export function pendingMigrations(applied: readonly number[], steps: readonly Migration[] = MIGRATIONS): Migration[] {
   const newest = Math.max(0, ...applied);
-  if (newest > LATEST_VERSION) {
-    throw new Error(
-      `the game database is at schema version ${newest}, newer than this server knows (${LATEST_VERSION}); upgrade the server`,
-    );
+  const latest = steps[steps.length - 1].version;
+  if (newest > latest) {
+    throw new Error(`the game database is at schema version ${newest}, newer than this server knows (${latest}); upgrade the server`);
   }
   const done = new Set(applied);
-  return MIGRATIONS.filter((m) => !done.has(m.version));
+  return steps.filter((m) => !done.has(m.version));
 }

@@ -2,28 +2,43 @@ import { Pool, PoolClient } from 'pg';
 import type { FinishedGameRecord } from '../fairness/record';
 import { log } from '../ops/log';
 import { pendingMigrations } from './migrations';
-import { GameStore, rowOf } from './types';
+import { GameStore, RecordRow, RecordSink, rowOf } from './types';
 
 /** Any constant: every process that migrates takes this lock, so each step runs once. */
 const MIGRATION_LOCK = 0x636f636b; // "cock"
 
-const SAVE = {
-  name: 'cockroach-save-game',
-  text: 'INSERT INTO games (game_id, started_ms, ended_ms, record) VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING',
-};
 const GET = { name: 'cockroach-get-game', text: 'SELECT record::text AS record FROM games WHERE game_id = $1' };
 const EXPIRE = { name: 'cockroach-expire-games', text: 'DELETE FROM games WHERE ended_ms < $1' };
 
 /**
- * PostgreSQL (DATABASE_URL): many processes behind one load balancer write one history. A
- * small pool with timeouts, so a slow database makes a save fail (and the writer retry), never hang.
+ * PostgreSQL (DATABASE_URL): many processes behind one load balancer write one history. Records
+ * reach it from each process's outbox (writer.ts). A small pool with timeouts, so a slow
+ * database makes a delivery fail (and the writer retry), never hang.
  */
-export class PostgresStore implements GameStore {
+export class PostgresStore implements GameStore, RecordSink {
   readonly engine = 'postgres';
+  private migrated: Promise<void> | null = null;
 
   private constructor(private readonly pool: Pool) {}
 
+  /** Opens and migrates; rejects when the database cannot be reached (the CLI, tests). */
   static async open(url: string, opts: { max?: number } = {}): Promise<PostgresStore> {
+    const store = PostgresStore.connect(url, opts);
+    try {
+      await store.migrate();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    return store;
+  }
+
+  /**
+   * A pool that connects when first used: the server starts while PostgreSQL is away, and its
+   * records wait in the outbox until it is back. The schema is brought up to date before the
+   * first write (`migrate`, retried until it succeeds).
+   */
+  static connect(url: string, opts: { max?: number } = {}): PostgresStore {
     const pool = new Pool({
       connectionString: url,
       max: opts.max ?? 4,
@@ -35,18 +50,35 @@ export class PostgresStore implements GameStore {
     });
     // An idle client's connection dropping is reported here; without a listener it would crash the process.
     pool.on('error', (error) => log.warn('store.connection_lost', { engine: 'postgres' }, error));
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
     return new PostgresStore(pool);
   }
 
+  /** Brings the schema up to date once; a failure is forgotten so the next call tries again. */
+  migrate(): Promise<void> {
+    this.migrated ??= migrate(this.pool).catch((error) => {
+      this.migrated = null;
+      throw error;
+    });
+    return this.migrated;
+  }
+
   async save(record: FinishedGameRecord): Promise<void> {
-    const row = rowOf(record);
-    await this.pool.query({ ...SAVE, values: [row.gameId, row.startedMs, row.endedMs, row.json] });
+    await this.saveRows([rowOf(record)]);
+  }
+
+  /** One statement for the whole batch; rows already there are kept (a retry after a lost reply is harmless). */
+  async saveRows(rows: readonly RecordRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.migrate();
+    const values: unknown[] = [];
+    const tuples = rows.map((row, i) => {
+      values.push(row.gameId, row.startedMs, row.endedMs, row.json);
+      return `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`;
+    });
+    await this.pool.query(
+      `INSERT INTO games (game_id, started_ms, ended_ms, record) VALUES ${tuples.join(', ')} ON CONFLICT (game_id) DO NOTHING`,
+      values,
+    );
   }
 
   async get(gameId: string): Promise<FinishedGameRecord | null> {

@@ -16,12 +16,46 @@ export interface RecordSource {
   get(gameId: string): Promise<FinishedGameRecord | null>;
 }
 
-/** The columns besides the record itself: what retention and support search by. */
-export function rowOf(record: FinishedGameRecord): { gameId: string; startedMs: number; endedMs: number; json: string } {
+/** A record as it is stored: the columns retention and support search by, and its JSON. */
+export interface RecordRow {
+  gameId: string;
+  startedMs: number;
+  endedMs: number;
+  json: string;
+}
+
+export function rowOf(record: FinishedGameRecord): RecordRow {
   return {
     gameId: record.gameId,
     startedMs: Date.parse(record.startedAt),
     endedMs: Date.parse(record.endedAt),
     json: JSON.stringify(record),
   };
+}
+
+/** An outbox row: when it was made durable here, so delivery goes oldest first. */
+export interface OutboxRow extends RecordRow {
+  addedMs: number;
+}
+
+/** This process's own file, as the writer uses it (disk.ts: the disk worker's side). */
+export interface LocalRecords {
+  readonly file: string;
+  /** Makes rows durable in one transaction; resolves to how many were new. */
+  put(rows: readonly RecordRow[]): Promise<number>;
+  get(gameId: string): Promise<FinishedGameRecord | null>;
+  /** The outbox's oldest rows. */
+  list(limit: number): Promise<OutboxRow[]>;
+  remove(gameIds: readonly string[]): Promise<number>;
+  count(): Promise<number>;
+  /** Notices (and recovers) a vanished or replaced file; rejects while it cannot. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where the outbox delivers (PostgreSQL). */
+export interface RecordSink {
+  saveRows(rows: readonly RecordRow[]): Promise<void>;
+  get(gameId: string): Promise<FinishedGameRecord | null>;
+  close(): Promise<void>;
 }

@@ -1,162 +1,437 @@
 import { randomInt } from 'node:crypto';
 import type { FinishedGameRecord } from '../fairness/record';
 import { log } from '../ops/log';
-import { recordQueue, recordsDropped, recordsSaved, recordWriteFailures } from './metrics';
-import type { GameStore, RecordSource } from './types';
+import type { FileEvent } from './diskWorker';
+import { setRecordsHealth, RecordsHealth } from './health';
+import {
+  recordFileLost,
+  recordOutbox,
+  recordOutboxOldest,
+  recordQueue,
+  recordsDelivered,
+  recordsDropped,
+  recordsNotDurable,
+  recordsSaved,
+  recordsStoreOk,
+  recordWriteFailures,
+} from './metrics';
+import type { FileLoss } from './sqliteFile';
+import { LocalRecords, RecordRow, RecordSink, RecordSource, rowOf } from './types';
 
 export interface WriterOptions {
-  /** Attempts per record before it is given up (logged and counted). */
-  maxAttempts?: number;
-  /** First retry delay; doubles each attempt up to `maxDelayMs`, with jitter so processes spread out. */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** Records held while the store is down; beyond this, new records are dropped (and counted). */
-  maxQueue?: number;
+  /** First retry delay; doubles each attempt up to `retryMaxMs`, with jitter so processes spread out. Retries never stop. */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+  /** How long `write` waits for the disk before it resolves anyway (the failure logged and counted). */
+  durableWaitMs?: number;
+  /** Records held in memory while the disk fails; beyond this, new records are dropped (and counted). */
+  maxMemory?: number;
+  /** How often the local file is checked for having vanished or been replaced. */
+  fileCheckMs?: number;
 }
 
-const CLOSING_RETRY_MS = 20;
-const DEFAULTS: Required<WriterOptions> = { maxAttempts: 10, baseDelayMs: 250, maxDelayMs: 30_000, maxQueue: 10_000 };
+export interface CloseOptions {
+  /** How long records still in memory get to reach the disk. */
+  diskMs?: number;
+  /** With PostgreSQL: how long delivery is tried before the process goes (the rest waits in the outbox). */
+  deliveryMs?: number;
+}
+
+export const DEFAULT_WRITER: Required<WriterOptions> = {
+  retryMinMs: 250,
+  retryMaxMs: 30_000,
+  durableWaitMs: 2_000,
+  maxMemory: 10_000,
+  fileCheckMs: 5_000,
+};
+/** A local disk that fails is tried at least this often, whatever `retryMaxMs` says. */
+const DISK_RETRY_CAP_MS = 5_000;
+/** While closing, retries come this fast: the deadline is what bounds them. */
+const CLOSING_RETRY_MS = 100;
+const DISK_BATCH = 200;
+const DELIVERY_BATCH = 100;
+/** After the deadlines, what is in flight gets this long to finish before the files close. */
+const SETTLE_MS = 2_000;
+const RECOVERY_LOG_EVERY_MS = 60_000;
+
+interface Pending {
+  record: FinishedGameRecord;
+  row: RecordRow | null;
+  waiters: (() => void)[];
+  timer: NodeJS.Timeout | null;
+  /** Its write has already resolved without the disk (the wait ran out). */
+  late: boolean;
+}
+
+/** A sleep that `wake()` cuts short; `idle()` sleeps until woken. */
+class Sleeper {
+  private wakeUp: (() => void) | null = null;
+  private idleOnly = false;
+  sleep(ms: number, idle = false): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = idle ? null : setTimeout(() => done(), ms).unref();
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      this.wakeUp = done;
+      this.idleOnly = idle;
+    });
+  }
+  idle(): Promise<void> {
+    return this.sleep(0, true);
+  }
+  /** Ends any sleep (closing) or, with `idleOnly`, only a wait for work. */
+  wake(idleOnly = false): void {
+    if (!this.wakeUp || (idleOnly && !this.idleOnly)) return;
+    this.wakeUp();
+  }
+}
+
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms)).unref()));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 /**
- * Writes game records behind the game's back. `write` only queues (it never throws and never
- * waits), so a slow or dead store cannot hold up or break a game; one record is written at a
- * time, retried with backoff, and every failure is logged and counted on /metrics. Records
- * still queued are served by `get`, so a result's gameId can be fetched at once.
+ * Where a finished game goes. `write` puts the record in memory and resolves once it is durable
+ * on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL), so the
+ * room can tell its players the result only when the game can no longer be lost. All disk work
+ * runs on the disk worker's thread (disk.ts): a slow or locked file holds up no game. With
+ * PostgreSQL, a delivery loop sends the outbox's records oldest first and deletes them from the
+ * outbox once PostgreSQL has them, retrying with capped backoff for as long as it takes, and
+ * again after a restart (the outbox is on disk). `get` finds a record wherever it is.
  */
 export class RecordWriter implements RecordSource {
   private readonly opts: Required<WriterOptions>;
-  private readonly queue: FinishedGameRecord[] = [];
-  private readonly queued = new Map<string, FinishedGameRecord>();
-  private attempt = 0;
-  private running = false;
-  private closed = false;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private wakeRetry: (() => void) | null = null;
-  private idle: (() => void)[] = [];
+  private readonly memory = new Map<string, Pending>();
+  private lateCount = 0;
+  private outbox = 0;
+  private oldestOutboxMs: number | null = null;
+  private fileLost: FileLoss | null = null;
+  private lastRecoveryLog = 0;
+  private diskLoop: Promise<void> | null = null;
+  private deliveryLoop: Promise<void> | null = null;
+  private readonly diskSleep = new Sleeper();
+  private readonly deliverySleep = new Sleeper();
+  private diskAttempt = 0;
+  private deliveryAttempt = 0;
+  private deliveryFailingSince = 0;
+  private waiters: { until: () => boolean; resolve: () => void }[] = [];
+  private checkTimer: NodeJS.Timeout | null = null;
+  private checking = false;
+  private closing = false;
+  private stopped = false;
+  private closed: Promise<void> | null = null;
+  private readonly health = (): RecordsHealth => this.healthNow();
 
   constructor(
-    readonly store: GameStore,
+    readonly disk: LocalRecords,
+    readonly remote: RecordSink | null = null,
     opts: WriterOptions = {},
   ) {
-    this.opts = { ...DEFAULTS, ...opts };
+    this.opts = { ...DEFAULT_WRITER, ...opts };
   }
 
+  /** Starts delivering what the outbox holds (records of an earlier run included) and watching the file. */
+  start(): this {
+    setRecordsHealth(this.health);
+    if (this.remote) this.deliveryLoop = this.runDelivery();
+    this.checkTimer = setInterval(() => this.checkFile(), this.opts.fileCheckMs).unref();
+    this.updateHealth();
+    return this;
+  }
+
+  /** Records in memory, not yet durable. */
   get pending(): number {
-    return this.queue.length;
+    return this.memory.size;
   }
 
-  write(record: FinishedGameRecord): void {
+  /** Records durable in the outbox, waiting for PostgreSQL. */
+  get undelivered(): number {
+    return this.outbox;
+  }
+
+  /**
+   * Resolves once the record is durable on disk; never rejects. When the disk keeps failing it
+   * resolves after `durableWaitMs` anyway (logged, counted, /ready fails) and the record stays in
+   * memory, retried until the disk takes it.
+   */
+  write(record: FinishedGameRecord): Promise<void> {
     try {
-      if (this.closed) {
-        recordsDropped.inc({ reason: 'closed' });
-        log.error('record.dropped', { gameId: record.gameId, reason: 'closed' });
-        return;
+      if (this.stopped) {
+        this.drop(record.gameId, 'closed');
+        return Promise.resolve();
       }
-      if (this.queue.length >= this.opts.maxQueue) {
-        recordsDropped.inc({ reason: 'queue_full' });
-        log.error('record.dropped', { gameId: record.gameId, reason: 'queue_full', queued: this.queue.length });
-        return;
+      const known = this.memory.get(record.gameId);
+      if (known) return known.late ? Promise.resolve() : new Promise((resolve) => known.waiters.push(resolve));
+      if (this.memory.size >= this.opts.maxMemory) {
+        this.drop(record.gameId, 'memory_full');
+        return Promise.resolve();
       }
-      this.queue.push(record);
-      this.queued.set(record.gameId, record);
-      recordQueue.set(this.queue.length);
-      if (!this.running) {
-        this.running = true;
-        // Not in the caller's stack: the game's handler returns before any I/O starts.
-        setImmediate(() => void this.drain());
-      }
+      const pending: Pending = { record, row: null, waiters: [], timer: null, late: false };
+      const durable = new Promise<void>((resolve) => pending.waiters.push(resolve));
+      pending.timer = setTimeout(() => this.late(pending), this.opts.durableWaitMs).unref();
+      this.memory.set(record.gameId, pending);
+      recordQueue.set(this.memory.size);
+      // Not in the caller's stack: the game's handler returns before any work starts.
+      this.diskLoop ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.runDisk());
+      return durable;
     } catch (error) {
       log.error('record.write_crashed', { gameId: record?.gameId }, error);
+      return Promise.resolve();
     }
   }
 
   async get(gameId: string): Promise<FinishedGameRecord | null> {
-    return this.queued.get(gameId) ?? this.store.get(gameId);
+    const pending = this.memory.get(gameId);
+    if (pending) return pending.record;
+    if (!this.remote) return this.disk.get(gameId);
+    // With PostgreSQL a failing local file only hides what has not been delivered yet.
+    const waiting = await this.disk.get(gameId).catch(() => null);
+    return waiting ?? this.remote.get(gameId);
   }
 
-  /** Resolves once every queued record is written or given up. */
-  flush(): Promise<void> {
-    if (!this.running && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
+  /** Resolves once nothing is in memory and (with PostgreSQL) the outbox is empty. */
+  settled(): Promise<void> {
+    return this.waitUntil(() => this.isSettled());
+  }
+
+  /** Resolves once nothing is waiting in memory for the disk. */
+  durable(): Promise<void> {
+    return this.waitUntil(() => this.memory.size === 0);
   }
 
   /**
-   * Stops taking records, retries what is queued at once for up to `timeoutMs`, then closes the
-   * store; records still unwritten are logged and counted as dropped ("closed").
+   * Stops the file checks, gives records in memory `diskMs` to reach the disk and (with
+   * PostgreSQL) the outbox `deliveryMs` to reach it, retrying fast; what memory still holds then
+   * is offered to PostgreSQL directly, and what is left is logged and counted as dropped. The
+   * outbox keeps what was not delivered for the next start. Closes the files. Once only.
    */
-  async close(timeoutMs = 5_000): Promise<void> {
-    this.closed = true;
-    this.wakeRetry?.();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.flush(), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs).unref()))]);
-    clearTimeout(timer);
-    for (const record of this.queue.splice(0)) {
-      recordsDropped.inc({ reason: 'closed' });
-      log.error('record.dropped', { gameId: record.gameId, reason: 'closed' });
-      this.queued.delete(record.gameId);
-    }
-    recordQueue.set(0);
-    await this.store.close();
+  close(opts: CloseOptions = {}): Promise<void> {
+    this.closed ??= this.shutDown(opts.diskMs ?? 5_000, opts.deliveryMs ?? 10_000);
+    return this.closed;
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const record = this.queue[0];
-      try {
-        await this.store.save(record);
-        recordsSaved.inc();
-        if (this.queue[0] === record) this.done(record);
-      } catch (error) {
-        if (this.queue[0] !== record) continue; // close() gave it up meanwhile
-        this.attempt++;
-        recordWriteFailures.inc();
-        if (this.attempt >= this.opts.maxAttempts) {
-          recordsDropped.inc({ reason: 'retries' });
-          log.error(
-            'record.dropped',
-            { gameId: record.gameId, reason: 'retries', attempts: this.attempt, engine: this.store.engine },
-            error,
-          );
-          this.done(record);
-          continue;
-        }
-        // Closing cuts the backoff short but still waits on a timer, so close()'s deadline can fire.
-        const delayMs = this.closed ? Math.min(this.backoff(this.attempt), CLOSING_RETRY_MS) : this.backoff(this.attempt);
-        log.warn(
-          'record.write_failed',
-          { gameId: record.gameId, attempt: this.attempt, retryInMs: delayMs, engine: this.store.engine },
-          error,
-        );
-        await this.sleep(delayMs);
+  private async shutDown(diskMs: number, deliveryMs: number): Promise<void> {
+    this.closing = true;
+    if (this.checkTimer) clearInterval(this.checkTimer);
+    this.diskSleep.wake();
+    this.deliverySleep.wake();
+    await within(this.durable(), diskMs);
+    if (this.remote) {
+      await within(this.settled(), deliveryMs);
+      if (this.memory.size > 0) await within(this.deliverFromMemory(), SETTLE_MS);
+    }
+    this.stopped = true;
+    this.diskSleep.wake();
+    this.deliverySleep.wake();
+    await within(Promise.all([this.diskLoop, this.deliveryLoop]), SETTLE_MS);
+    for (const pending of [...this.memory.values()]) {
+      this.forget(pending);
+      this.drop(pending.record.gameId, 'closed');
+    }
+    const left = { outbox: this.outbox, file: this.disk.file };
+    if (this.remote && this.outbox > 0) log.warn('records.outbox_left', { ...left, msg: 'delivered at the next start from this DATA_DIR' });
+    else log.info('records.closed', left);
+    setRecordsHealth(null, this.health);
+    await this.disk.close();
+    if (this.remote) await within(this.remote.close(), SETTLE_MS).catch(() => undefined);
+  }
+
+  /** The local file said it vanished, was replaced, recovered. */
+  fileEvents(events: readonly FileEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'lost') {
+        this.fileLost = event.why;
+        recordFileLost.inc({ why: event.why });
+        log.error('records.file_lost', { why: event.why, file: this.disk.file });
+      } else if (event.type === 'recovered') {
+        this.fileLost = null;
+        log.warn('records.file_recovered', {
+          why: event.why,
+          file: this.disk.file,
+          salvaged: event.salvaged,
+          salvageError: event.salvageError,
+        });
+        this.diskSleep.wake(); // records waiting in memory go now
+      } else if (Date.now() - this.lastRecoveryLog >= RECOVERY_LOG_EVERY_MS) {
+        this.lastRecoveryLog = Date.now();
+        log.error('records.file_recovery_failed', { why: event.why, file: this.disk.file, msg: event.message });
       }
     }
-    this.running = false;
-    for (const resolve of this.idle.splice(0)) resolve();
+    this.updateHealth();
   }
 
-  private done(record: FinishedGameRecord): void {
-    this.queue.shift();
-    this.queued.delete(record.gameId);
-    this.attempt = 0;
-    recordQueue.set(this.queue.length);
+  private checkFile(): void {
+    if (this.checking || this.closing) return;
+    this.checking = true;
+    // A rejection is a lost file that cannot be made again: fileEvents has said so.
+    this.disk
+      .check()
+      .catch(() => undefined)
+      .finally(() => (this.checking = false));
   }
 
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
+  private async runDisk(): Promise<void> {
+    while (this.memory.size > 0 && !this.stopped) {
+      const batch = [...this.memory.values()].slice(0, DISK_BATCH);
+      try {
+        const rows = batch.map((p) => (p.row ??= rowOf(p.record)));
+        const added = await this.disk.put(rows);
+        for (const pending of batch) this.forget(pending);
+        recordsSaved.inc(batch.length);
+        if (this.diskAttempt > 0) log.info('records.disk_resumed', { attempts: this.diskAttempt, file: this.disk.file });
+        this.diskAttempt = 0;
+        if (this.remote) {
+          this.outbox += added;
+          this.oldestOutboxMs ??= Date.now();
+          this.deliverySleep.wake(true);
+        }
+      } catch (error) {
+        this.diskAttempt++;
+        recordWriteFailures.inc({ where: 'disk' });
+        const delay = this.retryDelay(this.diskAttempt, Math.min(this.opts.retryMaxMs, DISK_RETRY_CAP_MS));
+        log.warn(
+          'record.write_failed',
+          { where: 'disk', attempt: this.diskAttempt, retryInMs: delay, queued: this.memory.size, code: errorCode(error) },
+          error,
+        );
+        this.updateHealth();
+        await this.diskSleep.sleep(delay);
+      }
+      this.updateHealth();
+    }
+    this.diskLoop = null;
+  }
+
+  private async runDelivery(): Promise<void> {
+    let counted = false;
+    while (!this.stopped) {
+      let where: 'disk' | 'postgres' = 'disk';
+      try {
+        if (!counted) {
+          this.outbox = await this.disk.count();
+          counted = true;
+          if (this.outbox > 0) log.info('records.outbox_found', { outbox: this.outbox, file: this.disk.file });
+        }
+        const rows = await this.disk.list(DELIVERY_BATCH);
+        if (rows.length === 0) {
+          this.outbox = 0;
+          this.oldestOutboxMs = null;
+          this.updateHealth();
+          await this.deliverySleep.idle();
+          continue;
+        }
+        this.oldestOutboxMs = rows[0].addedMs;
+        where = 'postgres';
+        await this.remote!.saveRows(rows);
+        where = 'disk';
+        const removed = await this.disk.remove(rows.map((r) => r.gameId));
+        this.outbox = Math.max(0, this.outbox - removed);
+        recordsDelivered.inc(rows.length);
+        if (this.deliveryAttempt > 0) {
+          log.info('records.delivery_resumed', {
+            attempts: this.deliveryAttempt,
+            outageSeconds: Math.round((Date.now() - this.deliveryFailingSince) / 1000),
+            outbox: this.outbox,
+          });
+        }
+        this.deliveryAttempt = 0;
+      } catch (error) {
+        if (this.stopped) return;
+        if (this.deliveryAttempt === 0) this.deliveryFailingSince = Date.now();
+        this.deliveryAttempt++;
+        recordWriteFailures.inc({ where });
+        const delay = this.retryDelay(this.deliveryAttempt, this.opts.retryMaxMs);
+        log.warn(
+          'record.delivery_failed',
+          { where, attempt: this.deliveryAttempt, retryInMs: delay, outbox: this.outbox, code: errorCode(error) },
+          error,
+        );
+        this.updateHealth();
+        await this.deliverySleep.sleep(delay);
+      }
+      this.updateHealth();
+    }
+  }
+
+  /** Closing with a disk that never took them: PostgreSQL is durable too. */
+  private async deliverFromMemory(): Promise<void> {
+    const batch = [...this.memory.values()];
+    try {
+      await this.remote!.saveRows(batch.map((p) => (p.row ??= rowOf(p.record))));
+    } catch (error) {
+      log.warn('record.delivery_failed', { where: 'postgres', attempt: 1, outbox: this.outbox, code: errorCode(error) }, error);
+      return;
+    }
+    for (const pending of batch) this.forget(pending);
+    recordsDelivered.inc(batch.length);
+    this.updateHealth();
+  }
+
+  private waitUntil(until: () => boolean): Promise<void> {
+    if (until()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ until, resolve }));
+  }
+
+  /** Out of memory: durable, delivered, or dropped. Its writer hears at once. */
+  private forget(pending: Pending): void {
+    if (this.memory.get(pending.record.gameId) !== pending) return;
+    this.memory.delete(pending.record.gameId);
+    if (pending.timer) clearTimeout(pending.timer);
+    if (pending.late) this.lateCount--;
+    for (const resolve of pending.waiters.splice(0)) resolve();
+    recordQueue.set(this.memory.size);
+  }
+
+  private late(pending: Pending): void {
+    pending.timer = null;
+    if (this.memory.get(pending.record.gameId) !== pending) return;
+    pending.late = true;
+    this.lateCount++;
+    recordsNotDurable.inc();
+    log.error('record.not_durable', { gameId: pending.record.gameId, waitedMs: this.opts.durableWaitMs, queued: this.memory.size });
+    for (const resolve of pending.waiters.splice(0)) resolve();
+    this.updateHealth();
+  }
+
+  private drop(gameId: string, reason: 'closed' | 'memory_full'): void {
+    recordsDropped.inc({ reason });
+    log.error('record.dropped', { gameId, reason, queued: this.memory.size });
+  }
+
+  private isSettled(): boolean {
+    return this.memory.size === 0 && (this.remote === null || this.outbox === 0);
+  }
+
+  private healthNow(): RecordsHealth {
+    if (this.fileLost !== null) return { ok: false, problem: 'file_lost' };
+    if (this.lateCount > 0) return { ok: false, problem: 'not_durable' };
+    return { ok: true, problem: null };
+  }
+
+  private updateHealth(): void {
+    recordsStoreOk.set(this.healthNow().ok ? 1 : 0);
+    recordOutbox.set(this.outbox);
+    recordOutboxOldest.set(this.oldestOutboxMs === null ? 0 : Math.max(0, (Date.now() - this.oldestOutboxMs) / 1000));
+    const ready = this.waiters.filter((w) => w.until());
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve();
+  }
+
+  private retryDelay(attempt: number, cap: number): number {
+    if (this.closing) return CLOSING_RETRY_MS;
+    const ceiling = Math.min(cap, this.opts.retryMinMs * 2 ** Math.min(attempt - 1, 30));
     const half = Math.floor(ceiling / 2);
     return half + (half > 0 ? randomInt(half + 1) : 0);
   }
+}
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.wakeRetry = () => {
-        if (this.retryTimer) clearTimeout(this.retryTimer);
-        this.retryTimer = null;
-        this.wakeRetry = null;
-        resolve();
-      };
-      // Unref'd: a queued record never keeps a finished process alive; close() flushes first.
-      this.retryTimer = setTimeout(this.wakeRetry, ms).unref();
-    });
-  }
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
 }

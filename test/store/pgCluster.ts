@@ -13,6 +13,11 @@ const run = promisify(execFile);
 export interface TestPostgres {
   url: string;
   port: number;
+  /** Stops the server, keeping its data (an outage). */
+  pause(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  resume(): Promise<void>;
+  /** Stops it and deletes it. */
   stop(): Promise<void>;
 }
 
@@ -51,10 +56,13 @@ export async function startTestPostgres(): Promise<TestPostgres | { reason: stri
     await as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
     const port = await freePort();
     const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    await as('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+    const start = () => as('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+    await start();
     return {
       url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       port,
+      pause: async () => void (await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])),
+      resume: async () => void (await start()),
       stop: async () => {
         await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
         fs.rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { storeConfigFromEnv } from '../../server/store/config';
 import { openStore } from '../../server/store/open';
-import { SqliteStore } from '../../server/store/sqlite';
+import type { DiskStore } from '../../server/store/disk';
 import { checkMigrationFromVersion1, storeContract } from './contract';
 
 describe('store: SQLite (embedded default)', () => {
@@ -18,7 +18,7 @@ describe('store: SQLite (embedded default)', () => {
   describe('contract', () => {
     storeContract(() => ({
       open: () => openStore({ DATA_DIR: path.join(dir, 'nested', 'data') }),
-      appliedVersions: async (store) => (store as SqliteStore).appliedVersions(),
+      appliedVersions: (store) => (store as DiskStore).appliedVersions(),
       addFutureVersion: async () => {
         const db = new Database(path.join(dir, 'nested', 'data', 'games.sqlite'));
         db.prepare('INSERT INTO schema_migrations (version, name, applied_ms) VALUES (999, ?, 0)').run('future');
@@ -56,13 +56,51 @@ describe('store: SQLite (embedded default)', () => {
 });
 
 describe('store: configuration from the environment', () => {
+  const tuning = { retentionDays: 30, retryMinMs: 250, retryMaxMs: 30_000, exitDeliverySeconds: 10, fileCheckMs: 5000 };
+
   it('defaults to SQLite in ./data with 30 days of retention', () => {
-    assert.deepEqual(storeConfigFromEnv({}), { engine: 'sqlite', file: path.join('data', 'games.sqlite'), url: null, retentionDays: 30 });
+    assert.deepEqual(storeConfigFromEnv({}), {
+      engine: 'sqlite',
+      file: path.join('data', 'games.sqlite'),
+      url: null,
+      outboxFile: null,
+      ...tuning,
+    });
   });
 
-  it('uses PostgreSQL when DATABASE_URL is set', () => {
-    const c = storeConfigFromEnv({ DATABASE_URL: 'postgresql://u:p@db:5432/games', RECORD_RETENTION_DAYS: '90', DATABASE_FILE: '/x' });
-    assert.deepEqual(c, { engine: 'postgres', file: null, url: 'postgresql://u:p@db:5432/games', retentionDays: 90 });
+  it('uses PostgreSQL when DATABASE_URL is set, with the outbox in DATA_DIR', () => {
+    const c = storeConfigFromEnv({
+      DATABASE_URL: 'postgresql://u:p@db:5432/games',
+      RECORD_RETENTION_DAYS: '90',
+      DATABASE_FILE: '/x',
+      DATA_DIR: '/var/lib/cockroach',
+    });
+    assert.deepEqual(c, {
+      engine: 'postgres',
+      file: null,
+      url: 'postgresql://u:p@db:5432/games',
+      outboxFile: '/var/lib/cockroach/outbox.sqlite',
+      ...tuning,
+      retentionDays: 90,
+    });
+  });
+
+  it('reads the retry, exit delivery and file check settings', () => {
+    const c = storeConfigFromEnv({
+      RECORD_RETRY_MIN_MS: '20',
+      RECORD_RETRY_MAX_MS: '200',
+      RECORD_EXIT_DELIVERY_SECONDS: '0',
+      RECORD_FILE_CHECK_MS: '100',
+    });
+    assert.deepEqual([c.retryMinMs, c.retryMaxMs, c.exitDeliverySeconds, c.fileCheckMs], [20, 200, 0, 100]);
+    for (const [name, bad] of [
+      ['RECORD_RETRY_MIN_MS', '0'],
+      ['RECORD_RETRY_MAX_MS', '100'], // below the default minimum, 250
+      ['RECORD_EXIT_DELIVERY_SECONDS', '601'],
+      ['RECORD_FILE_CHECK_MS', '1.5'],
+    ]) {
+      assert.throws(() => storeConfigFromEnv({ [name]: bad }), new RegExp(name));
+    }
   });
 
   it('refuses wrong values, naming the variable and never echoing the URL', () => {
