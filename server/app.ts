@@ -58,7 +58,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   // Finished games, in the embedded SQLite file by default or PostgreSQL with DATABASE_URL;
   // RECORDS=off (benchmarks only) keeps none.
   const recordsEnv = config.recordsEnv ?? process.env;
-  const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv);
+  const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv, { multiProcess: ops.redisUrl !== null });
   if (records) app.use(gamesRouter(records.writer));
   CockroachRoom.records = records?.writer ?? null;
   answerEverythingInJson(app); // last: JSON 404 and JSON errors, never Express's HTML page (server/http/errors.ts)

@@ -40,8 +40,14 @@ function whole(env: Env, name: string, fallback: number, min: number, max: numbe
   return n;
 }
 
-/** Throws with a sentence naming the variable when a value is wrong, so a bad deploy stops at start. */
-export function storeConfigFromEnv(env: Env = process.env): StoreConfig {
+/**
+ * Throws with a sentence naming the variable when a value is wrong, so a bad deploy stops at
+ * start. `multiProcess` (REDIS_URL is set): several processes answer `GET /api/games` behind one
+ * address, so records need one place: PostgreSQL. Per-process SQLite files would answer for a
+ * game on one process and 404 on the others; that start is refused unless
+ * ALLOW_PER_PROCESS_RECORDS=1 (tests, development: docs/operations.md says why).
+ */
+export function storeConfigFromEnv(env: Env = process.env, opts: { multiProcess?: boolean } = {}): StoreConfig {
   const retentionDays = whole(env, 'RECORD_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 36_500, 'days');
   const retryMinMs = whole(env, 'RECORD_RETRY_MIN_MS', 250, 1, 60_000, 'milliseconds');
   const retryMaxMs = whole(env, 'RECORD_RETRY_MAX_MS', 30_000, retryMinMs, 3_600_000, 'milliseconds');
@@ -53,6 +59,15 @@ export function storeConfigFromEnv(env: Env = process.env): StoreConfig {
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\/\S+$/.test(url)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
     return { engine: 'postgres', file: null, url, outboxFile: path.join(dataDir, OUTBOX_FILE_NAME), ...tuning };
+  }
+  const allow = value(env, 'ALLOW_PER_PROCESS_RECORDS');
+  if (allow !== undefined && allow !== '0' && allow !== '1') throw new Error(`ALLOW_PER_PROCESS_RECORDS must be 0 or 1, got "${allow}"`);
+  if (opts.multiProcess && allow !== '1') {
+    throw new Error(
+      'REDIS_URL runs several processes behind one address, but without DATABASE_URL each would keep its game records in a SQLite file of its own, ' +
+        'and GET /api/games/:id would find a game only on the process that ran it: set DATABASE_URL (PostgreSQL, one place for every process), ' +
+        'or ALLOW_PER_PROCESS_RECORDS=1 (tests and development only)',
+    );
   }
   const file = value(env, 'DATABASE_FILE') ?? path.join(dataDir, DATABASE_FILE_NAME);
   return { engine: 'sqlite', file, url: null, outboxFile: null, ...tuning };

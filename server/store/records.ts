@@ -27,14 +27,15 @@ export interface Records {
 /**
  * Opens this process's file (migrating it) in the disk worker, starts the writer (and with
  * DATABASE_URL delivery from the outbox to PostgreSQL, including whatever an earlier run left
- * there) and retention (a sweep now, then hourly). Throws at start on a bad setting or a file
- * that cannot be opened; PostgreSQL being away does not stop the start.
+ * there) and retention (a sweep now, then hourly). Throws at start on a bad setting (per-process
+ * SQLite with `multiProcess` among them) or a file that cannot be opened; PostgreSQL being away
+ * does not stop the start.
  */
 export async function startRecords(
   env: Record<string, string | undefined> = process.env,
-  opts: { writer?: WriterOptions; sweepMs?: number } = {},
+  opts: { writer?: WriterOptions; sweepMs?: number; multiProcess?: boolean } = {},
 ): Promise<Records> {
-  const config = storeConfigFromEnv(env);
+  const config = storeConfigFromEnv(env, { multiProcess: opts.multiProcess });
   let writer: RecordWriter | null = null;
   const onEvents = (events: FileEvent[]) => writer?.fileEvents(events);
   let store: GameStore;

@@ -51,6 +51,7 @@ describe('ops: two processes on one Redis behave as one server', function () {
       LOG_LEVEL: 'warn',
       OPS_ON_PUBLIC_PORT: '1',
       RATE_LIMITS: 'off',
+      ALLOW_PER_PROCESS_RECORDS: '1', // no PostgreSQL here; this test reads no record
     };
     procs.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
     [a, b] = procs;

@@ -103,6 +103,18 @@ describe('store: configuration from the environment', () => {
     }
   });
 
+  it('with several processes (REDIS_URL), refuses per-process SQLite unless ALLOW_PER_PROCESS_RECORDS=1: records need one place', () => {
+    assert.throws(
+      () => storeConfigFromEnv({}, { multiProcess: true }),
+      (e: Error) => /REDIS_URL/.test(e.message) && /DATABASE_URL/.test(e.message) && /ALLOW_PER_PROCESS_RECORDS=1/.test(e.message),
+    );
+    assert.equal(storeConfigFromEnv({ DATABASE_URL: 'postgresql://db/games' }, { multiProcess: true }).engine, 'postgres');
+    assert.equal(storeConfigFromEnv({ ALLOW_PER_PROCESS_RECORDS: '1' }, { multiProcess: true }).engine, 'sqlite');
+    assert.throws(() => storeConfigFromEnv({ ALLOW_PER_PROCESS_RECORDS: 'yes' }, { multiProcess: true }), /must be 0 or 1/);
+    assert.throws(() => storeConfigFromEnv({ ALLOW_PER_PROCESS_RECORDS: '0' }, { multiProcess: true }), /DATABASE_URL/);
+    assert.equal(storeConfigFromEnv({}).engine, 'sqlite', 'one process: the embedded default');
+  });
+
   it('refuses wrong values, naming the variable and never echoing the URL', () => {
     for (const days of ['0', '-1', '1.5', 'x', '40000']) {
       assert.throws(() => storeConfigFromEnv({ RECORD_RETENTION_DAYS: days }), /RECORD_RETENTION_DAYS/);
