@@ -322,6 +322,7 @@ export class RecordWriter implements RecordSource {
           this.outbox = 0;
           this.oldestOutboxMs = null;
           this.updateHealth();
+          if (this.stopped) return; // closing found nothing left to deliver
           await this.deliverySleep.idle();
           continue;
         }

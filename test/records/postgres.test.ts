@@ -142,6 +142,12 @@ describe('records: PostgreSQL away, a deploy, a kill -9: every game reaches Post
     await pg.resume();
     const next = await startServerProcess(env);
     procs.push(next);
-    await waitFor(() => allInPostgres([...deployedIds, ...killedIds]), 'all six delivered by the next start', 20000);
+    const all = [...deployedIds, ...killedIds];
+    await waitFor(() => allInPostgres(all), 'all six delivered by the next start', 20000).catch(async (error) => {
+      const there = await inPostgres(all).catch(() => []);
+      throw new Error(
+        `${error.message}: missing ${JSON.stringify({ deployed: deployedIds.filter((id) => !there.includes(id)), killed: killedIds.filter((id) => !there.includes(id)) })}`,
+      );
+    });
   });
 });
