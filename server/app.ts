@@ -88,7 +88,10 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   handler.on('create', (room: CockroachRoom) => room.setSeatReservationTime(ops.edge.seatReservationSeconds));
   const drain = new Drain(gameServer);
   // Records of games that ended during the drain are durable (and delivery tried) before exit.
-  if (records) drain.beforeExit = () => records.close();
+  if (records) {
+    drain.beforeShutdown = () => records.writer.durable();
+    drain.beforeExit = () => records.close();
+  }
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);
   await startScale(gameServer); // with Redis: liveness, burial of dead processes, resync (server/ops/cluster.ts)

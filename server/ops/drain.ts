@@ -5,8 +5,9 @@
  *      creates that reach it over HTTP are placed on the other processes;
  *   2. lobbies on it are told (`error` SERVER_DRAINING) and closed: their players re-create
  *      elsewhere; running games go on; rooms showing a result stay until their players leave;
- *   3. when no game is running, or after `seconds`, games still running are told (`error`
- *      SERVER_SHUTDOWN) and cut, and Colyseus's graceful shutdown closes every room;
+ *   3. when no game is running, or after `seconds`, the games that just ended get to send their
+ *      `result` (it waits for the record on disk: `beforeShutdown`), games still running are
+ *      told (`error` SERVER_SHUTDOWN) and cut, and Colyseus's graceful shutdown closes every room;
  *   4. the caller makes the records of games that ended durable and tries to deliver them
  *      (`beforeExit`, bounded), then exits the process.
  *
@@ -27,6 +28,8 @@ const POLL_MS = 250;
 const PRESENCE_TIMEOUT_MS = 2000;
 /** After the cut, Colyseus's shutdown gets this long before the process exits anyway. */
 export const SHUTDOWN_BACKSTOP_MS = 15_000;
+/** A finished game's `result` waits for its record at most 2 s (server/store/writer.ts); the drain waits a little longer. */
+const RESULTS_SETTLE_MS = 3_000;
 /** `beforeExit` (the records) is bounded by its own settings; this is the backstop past them. */
 export const BEFORE_EXIT_BACKSTOP_MS = 30_000;
 
@@ -68,6 +71,11 @@ export class Drain {
 
   /** What must happen before any exit once the rooms are closed (the records: app.ts). */
   beforeExit: () => Promise<void> = async () => undefined;
+  /**
+   * Once no game runs, before the rooms close: the records of games that just ended reach the
+   * disk, so their rooms can still send `result` (it waits for the record). Bounded here.
+   */
+  beforeShutdown: () => Promise<void> = async () => undefined;
 
   constructor(private readonly gameServer: Server) {}
 
@@ -103,6 +111,7 @@ export class Drain {
 
     this.closeLobbies();
     await this.waitForGames(seconds);
+    await this.settleResults();
 
     const cut = roomsInPhase('playing');
     for (const room of cut) {
@@ -124,6 +133,14 @@ export class Drain {
     clearTimeout(backstop);
     log.info('drain.done', { finished: report.finished, cut: report.cut, seconds: report.seconds });
     return report;
+  }
+
+  private async settleResults(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, RESULTS_SETTLE_MS)));
+    await Promise.race([this.beforeShutdown().catch(() => undefined), late]);
+    clearTimeout(timer);
+    await new Promise<void>((resolve) => setImmediate(resolve)); // the rooms' result broadcasts run first
   }
 
   /** Lobbies have no game to lose: their players are told and re-create on another process. */

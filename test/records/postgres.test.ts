@@ -144,7 +144,7 @@ describe('records: PostgreSQL away, a deploy, a kill -9: every game reaches Post
     procs.push(next);
     const all = [...deployedIds, ...killedIds];
     await waitFor(() => allInPostgres(all), 'all six delivered by the next start', 20000).catch(async (error) => {
-      const there = await inPostgres(all).catch(() => []);
+      const there = await inPostgres(all).catch((): string[] => []);
       throw new Error(
         `${error.message}: missing ${JSON.stringify({ deployed: deployedIds.filter((id) => !there.includes(id)), killed: killedIds.filter((id) => !there.includes(id)) })}`,
       );
