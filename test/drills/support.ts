@@ -87,6 +87,7 @@ export async function startDrillProcess(label: string, redisUrl: string, env: Re
     MESSAGE_BURST: '1000000',
     MESSAGES_PER_SECOND: '1000000',
     DRAIN_SECONDS: '0', // the drills' stop cuts running games at once
+    ALLOW_PER_PROCESS_RECORDS: '1', // no PostgreSQL here; the drills read no record
     ...env,
   });
   const lines: string[] = [];
