@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { sha256Hex } from '../../server/fairness';
 import type { CockroachState } from '../../server/schema/CockroachState';
+import { CockroachRoom, RecordSink } from '../../server/room/CockroachRoom';
+import type { FinishedGameRecord } from '../../server/fairness';
 import { Tracked, useTestServer } from '../support/server';
 import { openTable, startTable, Table } from '../support/table';
 
@@ -104,5 +106,39 @@ describe('room: a game ends in one patch, then its result', function () {
     await table.spectator.until(() => seen.has(table.spectator), 'the ended patch');
     assert.equal(seen.get(table.spectator)!.serverSeed, '', 'the check sees the missing secret');
     for (const c of everyone) await c.leave();
+  });
+
+  it('announces the result only once the record is kept (the ended patch does not wait)', async () => {
+    const kept: { record: FinishedGameRecord; done: () => void }[] = [];
+    const writer: RecordSink = { write: (record) => new Promise<void>((done) => kept.push({ record, done })) };
+    const before = CockroachRoom.records;
+    CockroachRoom.records = writer;
+    try {
+      const table = await openTable(ts, 2);
+      await startTable(table);
+      await playToTheEnd(table, 'kept');
+      for (const c of [...table.players, table.spectator]) await c.until(() => c.state.phase === 'ended', 'the ended patch');
+      assert.equal(kept.length, 1, 'the record was handed to the writer');
+      // A latecomer meanwhile gets no result either: none has been announced.
+      const late = await joinAs(table);
+      assert.equal(
+        late.messagesOf('result').length + table.spectator.messagesOf('result').length,
+        0,
+        'no result before the record is kept',
+      );
+      kept[0].done();
+      for (const c of [...table.players, table.spectator, late]) await c.until(() => c.messagesOf('result').length === 1, 'the result');
+      assert.equal(table.spectator.messagesOf('result')[0].gameId, kept[0].record.gameId);
+      for (const c of [...table.players, table.spectator, late]) await c.leave();
+    } finally {
+      CockroachRoom.records = before;
+    }
+
+    async function joinAs(table: Table) {
+      const { joinById } = await import('../support/server');
+      const late = await joinById(ts, table.room.roomId, { spectator: true }, 'late');
+      await late.until(() => late.state.phase === 'ended', 'the state');
+      return late;
+    }
   });
 });
