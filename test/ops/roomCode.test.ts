@@ -165,8 +165,8 @@ describe('room codes in Redis', function () {
   });
 
   it('after Redis lost its data: claims wait for the settle window while live codes are claimed again', async () => {
-    const a = new RedisRoomCodes(client, () => 'procA', { settleMs: 600, settleWaitMs: 3000 });
-    const b = new RedisRoomCodes(other, () => 'procB', { settleMs: 600, settleWaitMs: 3000 });
+    const a = new RedisRoomCodes(client, () => 'procA', { settleMs: 1500, settleWaitMs: 4000 });
+    const b = new RedisRoomCodes(other, () => 'procB', { settleMs: 1500, settleWaitMs: 4000 });
     await a.claim(['424242']);
     await b.claim(['414141']);
     await b.release('414141');
@@ -179,7 +179,7 @@ describe('room codes in Redis', function () {
     assert.ok(await client.exists(EPOCH_KEY));
     assert.deepEqual(await a.resync(), { reclaimed: 1, conflicts: [] });
     assert.equal(await claiming, '434343', 'the live code was claimed back before anyone could take it');
-    assert.ok(Date.now() - started >= 500, 'it waited for the window');
+    assert.ok(Date.now() - started >= 1200, 'it waited for the window');
     assert.equal(await client.get(CODE_PREFIX + '424242'), 'procA');
     assert.deepEqual(await client.smembers('cockroach:codes:procA'), ['424242']);
   });
