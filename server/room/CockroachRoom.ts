@@ -191,7 +191,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     if (!seat) return null;
     if (!this.held.has(seat.id)) {
       const open = this.clients.find((c) => c.sessionId === seat.id);
-      if (!open) return null;
+      // A connection still joining is not replaced: the new one joins as usual (ALREADY_SEATED).
+      if (!open || open.state === ClientState.JOINING) return null;
       this.replace(open);
     }
     const held = this.held.get(seat.id);
