@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions, viewFor } from '../../server/rules';
 import type { Projection } from '../../server/project';
 import { SeatSketch, tableStateAround } from '../../server/table/state';
+import { playerViewOf } from '../../server/schema/playerView';
 import { assertChangesAllowed, assertDecodedMatchesView, FilteredWire } from './decodedView';
 
 /**
@@ -33,6 +34,8 @@ export function playChecked(
       const who = viewer ?? 'spectator';
       assertChangesAllowed(decoded, changes.get(viewer)!, view, viewer, who);
       assertDecodedMatchesView(decoded, view, who, isPrivate);
+      // The one adapter (SDK snapshot, bots) reads back exactly the rules' view from the bytes.
+      assert.deepEqual(playerViewOf(decoded, viewer), view, `${who}: the adapter's view differs from the rules'`);
     }
   };
   check();
