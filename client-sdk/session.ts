@@ -207,6 +207,14 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.send('removeBot', { id }, (s) => !s.seats.some((seat) => seat.id === id), true);
   }
 
+  /**
+   * Host, in the lobby or on the results screen: removes a seated player (a bot: removeBot). Their
+   * connection is closed and they cannot join this room again (KICKED). Resolves once the seat is gone.
+   */
+  kick(id: string): Promise<void> {
+    return this.send('kick', { id }, (s) => !s.seats.some((seat) => seat.id === id), true);
+  }
+
   /** Host, after the end ("한 판 더"): back to the lobby with the same options and running scores. */
   rematch(): Promise<void> {
     return this.send('rematch', {}, (s) => s.phase === 'lobby', true);

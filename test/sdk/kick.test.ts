@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { CockroachClient, MemoryTokenStore, SdkError } from '../../client-sdk/index';
+import { useTestServer } from '../support/server';
+import { leaveAfterEach, next, rejects, until } from './support';
+
+describe('SDK: the host removes a player (kick, issue 22)', function () {
+  this.timeout(30000);
+  const ts = useTestServer({ botThinkMs: 5 });
+  leaveAfterEach();
+
+  it('kick(id) resolves once the seat is gone; the removed player is told KICKED, no reconnection, and cannot come back', async () => {
+    const host = await new CockroachClient(ts.endpoint).create('민수');
+    const store = new MemoryTokenStore();
+    const friendClient = new CockroachClient(ts.endpoint, { store });
+    const friend = await friendClient.join(host.roomId, '지우');
+    const saved = store.load()!;
+    await until(host, () => host.snapshot.seats.length === 2, 'seated');
+    const lost: unknown[] = [];
+    friend.on('connectionLost', (e) => lost.push(e));
+    const told = next(friend, 'error');
+    const left = next(friend, 'left');
+    await host.kick(friend.me!);
+    assert.deepEqual(
+      host.snapshot.seats.map((s) => s.id),
+      [host.me],
+    );
+    const error = await told;
+    assert.deepEqual([error.code, error.message], ['KICKED', '방장이 이 방에서 내보냈어요. 다른 방에서 놀아요.']);
+    assert.equal((await left).reason.code, 'KICKED');
+    assert.deepEqual(lost, []);
+    assert.equal(store.load(), null, 'the seat is forgotten');
+    await rejects(friend.chat('nice'), 'KICKED');
+    // Coming back: by the saved token, and by joining again.
+    const restarted = new MemoryTokenStore();
+    restarted.save(saved);
+    // The kicked connection's token: KICKED where the edge asks the room (with identities), else simply no seat.
+    const resumed = await new CockroachClient(ts.endpoint, { store: restarted }).resume().catch((e: SdkError) => e);
+    assert.ok(resumed instanceof SdkError && ['KICKED', 'SEAT_GONE'].includes(resumed.code), String(resumed));
+    assert.equal(restarted.load(), null);
+    await rejects(friendClient.join(host.snapshot.code, '지우'), 'KICKED');
+  });
+
+  it('refuses what the contract refuses: NOT_HOST, CANNOT_TARGET_SELF, UNKNOWN_PLAYER, NOT_IN_LOBBY during a game', async () => {
+    const host = await new CockroachClient(ts.endpoint).create('민수');
+    const friend = await new CockroachClient(ts.endpoint).join(host.roomId, '지우');
+    await until(host, () => host.snapshot.seats.length === 2, 'seated');
+    await rejects(friend.kick(host.me!), 'NOT_HOST');
+    await rejects(host.kick(host.me!), 'CANNOT_TARGET_SELF');
+    await rejects(host.kick('nobody'), 'UNKNOWN_PLAYER');
+    await host.start();
+    await rejects(host.kick(friend.me!), 'NOT_IN_LOBBY');
+    assert.equal(host.snapshot.seats.length, 2);
+  });
+});
