@@ -40,13 +40,22 @@ describe('SDK: room codes as a child types them (issue 22)', function () {
     const ts = useTestServer();
     leaveAfterEach();
 
-    it('an empty or spaced code is ROOM_NOT_FOUND, not BAD_REQUEST or "no network"', async () => {
+    it('joins by a code typed "123 456" or "123-456"; an empty or spaced code is ROOM_NOT_FOUND, not BAD_REQUEST or "no network"', async () => {
       const client = new CockroachClient(ts.endpoint, { guest: false });
       for (const typed of ['', ' ', '12 34', '000-000']) await rejects(client.join(typed, '민수'), 'ROOM_NOT_FOUND');
       const host = await client.create('민수');
-      const friend = await new CockroachClient(ts.endpoint, { guest: false }).join(` ${host.roomId} `, '지우');
-      assert.equal(friend.roomId, host.roomId);
-      assert.equal(friend.snapshot.code, host.roomId, 'the code to show and share is the room id');
+      const code = host.snapshot.code;
+      assert.match(code, /^[0-9]{6}$/);
+      assert.equal(code, host.roomId, 'the code to show and share is the room id');
+      // As a child types it: grouped with a space, with a dash, spaces around.
+      for (const typed of [` ${code.slice(0, 3)} ${code.slice(3)} `, `${code.slice(0, 3)}-${code.slice(3)}`]) {
+        const friend = await new CockroachClient(ts.endpoint, { guest: false }).join(typed, '지우');
+        assert.equal(friend.snapshot.code, code);
+        assert.ok(friend.snapshot.seats.some((s) => s.isMe));
+        await friend.leave();
+      }
+      const watcher = await new CockroachClient(ts.endpoint, { guest: false }).spectate(`${code.slice(0, 3)} ${code.slice(3)}`);
+      assert.equal(watcher.me, null);
     });
   });
 });
