@@ -2,7 +2,7 @@ import { Pool, PoolClient } from 'pg';
 import type { FinishedGameRecord } from '../fairness/record';
 import { log } from '../ops/log';
 import { pendingMigrations } from './migrations';
-import { GameStore, RecordRow, RecordSink, rowOf } from './types';
+import { GameStore, RecordRow, DeliveryTarget, rowOf } from './types';
 
 /** Any constant: every process that migrates takes this lock, so each step runs once. */
 const MIGRATION_LOCK = 0x636f636b; // "cock"
@@ -15,7 +15,7 @@ const EXPIRE = { name: 'cockroach-expire-games', text: 'DELETE FROM games WHERE 
  * reach it from each process's outbox (writer.ts). A small pool with timeouts, so a slow
  * database makes a delivery fail (and the writer retry), never hang.
  */
-export class PostgresStore implements GameStore, RecordSink {
+export class PostgresStore implements GameStore, DeliveryTarget {
   readonly engine = 'postgres';
   private migrated: Promise<void> | null = null;
 

@@ -54,7 +54,7 @@ export interface LocalRecords {
 }
 
 /** Where the outbox delivers (PostgreSQL). */
-export interface RecordSink {
+export interface DeliveryTarget {
   saveRows(rows: readonly RecordRow[]): Promise<void>;
   get(gameId: string): Promise<FinishedGameRecord | null>;
   close(): Promise<void>;

@@ -16,7 +16,7 @@ import {
   recordWriteFailures,
 } from './metrics';
 import type { FileLoss } from './sqliteFile';
-import { LocalRecords, RecordRow, RecordSink, RecordSource, rowOf } from './types';
+import { LocalRecords, RecordRow, DeliveryTarget, RecordSource, rowOf } from './types';
 
 export interface WriterOptions {
   /** First retry delay; doubles each attempt up to `retryMaxMs`, with jitter so processes spread out. Retries never stop. */
@@ -129,7 +129,7 @@ export class RecordWriter implements RecordSource {
 
   constructor(
     readonly disk: LocalRecords,
-    readonly remote: RecordSink | null = null,
+    readonly remote: DeliveryTarget | null = null,
     opts: WriterOptions = {},
   ) {
     this.opts = { ...DEFAULT_WRITER, ...opts };

@@ -4,7 +4,7 @@ import { registry } from '../../server/ops/metrics';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { recordsHealth } from '../../server/store/health';
 import { RecordWriter } from '../../server/store/writer';
-import type { LocalRecords, OutboxRow, RecordRow, RecordSink } from '../../server/store/types';
+import type { LocalRecords, OutboxRow, RecordRow, DeliveryTarget } from '../../server/store/types';
 import { playGame } from '../fairness/games';
 
 /** Fails its next `failures` calls of the named kind (synchronously or not), else works. */
@@ -62,7 +62,7 @@ class FakeLocal implements LocalRecords {
 }
 
 /** PostgreSQL, in memory. */
-class FakeSink implements RecordSink {
+class FakeSink implements DeliveryTarget {
   readonly saved = new Map<string, string>();
   closed = false;
   private waiters: (() => void)[] = [];
@@ -97,7 +97,7 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
   const records = Array.from({ length: 5 }, (_, i) => playGame(2, { botSeed: `writer-${i}` }).record);
   let lines: string[];
   const writers: RecordWriter[] = [];
-  const writer = (local: LocalRecords, sink: RecordSink | null, opts = {}) => {
+  const writer = (local: LocalRecords, sink: DeliveryTarget | null, opts = {}) => {
     const w = new RecordWriter(local, sink, { ...FAST, ...opts }).start();
     writers.push(w);
     return w;
