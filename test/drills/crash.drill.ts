@@ -188,9 +188,9 @@ describe('drill: a process is killed in the middle of games', function () {
         `      ghosts: unlisted ${seconds(unlisted)} after the kill, buried in Redis after ${seconds(sinceKill)} (promise: 30 s)`,
       );
       assert.ok(unlisted <= 30_000 && sinceKill <= 30_000);
-      if (/^[0-9]{6}$/.test(lobbyOnA)) {
-        assert.equal(await check.get(`cockroach:code:${lobbyOnA}`), 'q', "the dead lobby's code is quarantined");
-      }
+      assert.match(lobbyOnA, /^[0-9]{6}$/);
+      assert.equal(await check.get(`cockroach:code:${lobbyOnA}`), 'q', "the dead lobby's code is quarantined");
+      for (const seat of stranded) assert.equal(await check.get(`cockroach:code:${seat.roomId}`), 'q', "a dead game's code is quarantined");
     } finally {
       check.disconnect();
     }
