@@ -486,7 +486,7 @@ describe('/play in Chromium', function () {
     await Promise.all([host.waitScreen('table'), friend.waitScreen('table'), watcher.waitScreen('table')]);
   });
 
-  it('tells a child when the clock played their turn, reads the front badges out, and leaves the table after asking', async () => {
+  it("an invite link brings a parent in, the host removes them (told in Korean), the clock's move is told, badges read out, leaving asks first", async () => {
     const kid = await open('하준', SMALL);
     await kid.waitScreen('entry');
     await kid.page.fill('#nickname', kid.nickname);
@@ -494,6 +494,46 @@ describe('/play in Chromium', function () {
     await kid.page.selectOption('#opt-turn', '15');
     await kid.page.locator('#create-room').click();
     await kid.waitScreen('lobby');
+
+    // --- the invite: the code large and grouped, a link with it, the link as a QR code ---
+    assert.match(
+      (await kid.page.locator('#room-code').textContent()) ?? '',
+      /^[0-9]{3} [0-9]{3}$/,
+      'six digits, grouped for reading aloud',
+    );
+    const code = ((await kid.page.locator('#room-code').textContent()) ?? '').replace(' ', '');
+    const link = await kid.page.locator('#invite-link').inputValue();
+    assert.equal(link, `${base}/play/?code=${code}`);
+    await kid.page.locator('#invite-qr svg').waitFor();
+    await kid.view('invite');
+    // A parent scans it on a phone that never played: asked for a name, then in the same room.
+    const parent = await open('엄마', LARGE, link);
+    await parent.page.locator('#invited').waitFor();
+    assert.match((await parent.page.locator('#invited').textContent()) ?? '', new RegExp(`${code.slice(0, 3)} ${code.slice(3)}`));
+    await parent.view('invited');
+    await parent.page.fill('#nickname', parent.nickname);
+    await parent.page.locator('#invite-join').click();
+    await parent.waitScreen('lobby');
+    assert.equal(((await parent.page.locator('#room-code').textContent()) ?? '').replace(' ', ''), code, 'the invite joined that room');
+    assert.doesNotMatch(parent.page.url(), /code=/, 'the address bar forgets the invite once in');
+    const parentRow = kid.page.locator(`.seat:has-text("${parent.nickname}")`);
+    await parentRow.waitFor();
+    // The host removes them, after a confirmation; their screen says so in Korean.
+    await parentRow.locator('button.kick').click();
+    await kid.page.locator('#ask-kick').waitFor();
+    await kid.view('kick-ask');
+    await kid.page.locator('#kick-confirm').click();
+    await parent.waitScreen('entry');
+    const farewell = (await parent.page.locator('#farewell').textContent()) ?? '';
+    assert.match(farewell, /[가-힣]/, `the removed player is told in Korean: ${farewell}`);
+    assert.match(farewell, /내보냈/);
+    await parent.view('kicked');
+    await parentRow.waitFor({ state: 'detached' });
+    // The same link again (the phone now knows the name): refused, said in Korean, nothing joined.
+    await parent.page.goto(link);
+    await parent.page.locator('#toast.show:has-text("내보냈")').waitFor();
+    assert.equal(await parent.screen(), 'entry');
+
     await kid.page.locator('#add-bot-easy').click();
     await kid.page.locator('.seat .tag.bot').waitFor();
     await kid.page.locator('#start').click();

@@ -50,7 +50,7 @@ export function entryScreen(page: Page): HTMLElement {
     autocapitalize: 'off',
     autocomplete: 'off',
     spellcheck: 'false',
-    value: page.invite ?? '',
+    value: page.invite ? groupCode(page.invite) : '',
   });
   const rooms = el('div', { class: 'room-list', id: 'room-list' }, el('p', { class: 'muted' }, '열린 방을 찾는 중…'));
 
@@ -76,9 +76,7 @@ export function entryScreen(page: Page): HTMLElement {
   };
   // Six digits, however a child typed them ("123 456", "123-456"); the server has the last word.
   const roomId = () => {
-    // Until rooms are named by their 6-digit codes on the server (issue 22), an older id still goes through.
-    const legacy = roomInput.value.trim();
-    const id = normalizeCode(roomInput.value) ?? (/^[A-Za-z0-9_]{9}$/.test(legacy) ? legacy : null);
+    const id = normalizeCode(roomInput.value);
     if (!id) {
       page.toast('방 번호는 숫자 6개예요. 다시 확인해 주세요.');
       roomInput.focus();

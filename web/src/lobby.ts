@@ -3,6 +3,7 @@ import { avatar } from './avatar';
 import { el } from './dom';
 import { dangerLegend } from './danger';
 import { copyText, groupCode, inviteLink, qrBox } from './invite';
+import { kickButton, kickConfirm } from './kick';
 import type { Page } from './page';
 
 const MAX_SEATS = 6;
@@ -25,12 +26,9 @@ function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
           '빼기',
         )
       : null,
+    kickButton(page, s, seat),
+    kickConfirm(page, s, seat),
   );
-}
-
-/** The room's code (its id: six digits). */
-function roomCodeOf(s: GameSession): string {
-  return s.snapshot.roomId;
 }
 
 /** The code large and grouped for reading aloud, a link to copy, and its QR code to scan. */
@@ -81,7 +79,7 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
   return el(
     'main',
     { class: 'lobby' },
-    invitePanel(page, roomCodeOf(s)),
+    invitePanel(page, snap.code),
     played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
     el(
       'section',

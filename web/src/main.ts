@@ -135,7 +135,8 @@ function bind(session: GameSession) {
       render();
       setTimeout(render, 4100);
     }),
-    session.on('error', (e) => page.toast(e.message)),
+    // KICKED is told by the start screen that follows (the session's `left` reason), not twice.
+    session.on('error', (e) => e.code !== 'KICKED' && page.toast(e.message)),
     session.on('connectionLost', () => showBanner('연결이 끊겼어요. 다시 연결하는 중이에요…')),
     session.on('reconnected', () => {
       showBanner(null);
@@ -207,7 +208,10 @@ function render() {
   const s = page.session;
   const screen = screenOf(s);
   const fresh = document.body.dataset.screen !== screen;
-  if (fresh) page.askLeave = false;
+  if (fresh) {
+    page.askLeave = false;
+    page.askKick = null;
+  }
   document.body.dataset.screen = screen;
   document.body.dataset.skin = page.skin.name;
   document.body.dataset.myturn = String(!!s?.snapshot.myTurn);

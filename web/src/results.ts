@@ -4,6 +4,7 @@ import { claimLine } from './art';
 import { art, el } from './dom';
 import type { Page } from './page';
 import { checkFairness } from './fairness';
+import { kickButton, kickConfirm } from './kick';
 
 const MEDALS = ['🥇', '🥈', '🥉'];
 
@@ -136,6 +137,8 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
                   avatar(x, snap.seats, 'small'),
                   el('span', {}, x.nickname, x.bot ? ' 🤖' : ''),
                   el('b', {}, `${x.score}점`),
+                  kickButton(page, s, x),
+                  kickConfirm(page, s, x),
                 ),
               ),
           ),

@@ -118,21 +118,41 @@ function revealView(page: Page, s: GameSession, shown: RevealShown): HTMLElement
 
 let lastFlight = '';
 
+/**
+ * One line for the last call, under the card, for a child who looked away during the reveal. It
+ * keeps its room while the reveal itself tells the same (hidden then), so nothing below moves.
+ */
+function lastCall(page: Page, s: GameSession, revealing: boolean): HTMLElement | null {
+  const r = s.snapshot.lastReveal;
+  if (!r) return null;
+  const who = (id: string) => (id === s.snapshot.me ? '나' : nameOf(s, id));
+  return el(
+    'p',
+    { class: `last-line${revealing ? ' hidden' : ''}`, 'aria-hidden': revealing ? 'true' : null },
+    `지난 카드: ${who(r.caller)} "${r.call === 'true' ? '진짜!' : '거짓말!'}" → ${page.skin.names[r.kind]}, ${who(r.takenBy)} 앞으로`,
+  );
+}
+
 /** The middle of the table: the card in flight and its claim, or the last reveal, or who is choosing. */
 function center(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const r = snap.round;
-  if (!r.hasCard) {
-    const shown = page.reveal && page.reveal.until > Date.now() ? page.reveal : null;
+  // The reveal keeps its moment even when the next card is already on its way to someone else;
+  // a child who must judge that card gets it at once.
+  const shown = page.reveal && page.reveal.until > Date.now() && !(r.hasCard && snap.myTurn) ? page.reveal : null;
+  if (!r.hasCard || shown) {
     return el(
       'section',
       { class: 'center' },
       shown ? revealView(page, s, shown) : null,
-      el(
-        'div',
-        { class: 'waiting-card' },
-        snap.myTurn ? '⭐ 건넬 카드를 아래 내 카드에서 골라요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
-      ),
+      shown && r.hasCard
+        ? null
+        : el(
+            'div',
+            { class: 'waiting-card' },
+            snap.myTurn ? '⭐ 건넬 카드를 아래 내 카드에서 골라요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
+          ),
+      lastCall(page, s, !!shown),
     );
   }
   // The card slides in when it moves to someone new, not on every repaint (a chat line, a timer).
@@ -173,6 +193,7 @@ function center(page: Page, s: GameSession): HTMLElement {
     ),
     el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => nameOf(s, id)).join(', ')}`),
     history,
+    lastCall(page, s, false),
   );
 }
 
