@@ -10,7 +10,10 @@
  * A revision is extracted with `git archive` into a scratch directory (nothing is added to the
  * repository); its node_modules is this checkout's, linked, when both lockfiles pin the same
  * packages, else installed there with `npm ci`. `alternate` runs a, b, b, a, a, b, … (a busy
- * minute lands on both sides); `blocks` runs every a, then every b (back-to-back series).
+ * minute lands on both sides); `blocks` runs every a, then every b (back-to-back series);
+ * `parallel` runs each a at the same time as a b (each with its own server and bots): both
+ * sides share whatever else the machine is doing, second by second, at the price of sharing
+ * the cores with each other (compare CPU per action and system calls, not latency).
  * `--env-a/--env-b` add environment variables to one side's runs (the harness passes its own
  * environment to the server: e.g. `WS_NO_BUFFER_UTIL=1`, `NODE_OPTIONS=...`). Each run's stderr
  * goes to DIR/<n>-<label>.log, its JSON report to DIR/<n>-<label>.json; the table to stdout.
@@ -26,7 +29,7 @@ const FLAGS = {
   a: { kind: 'optional', help: 'git revision or directory: the "before" tree' },
   b: { kind: 'optional', help: 'git revision or directory: the "after" tree' },
   runs: { kind: 'int', default: 3, min: 1, help: 'runs per tree' },
-  order: { kind: 'choice', choices: ['alternate', 'blocks'], default: 'alternate' },
+  order: { kind: 'choice', choices: ['alternate', 'blocks', 'parallel'], default: 'alternate' },
   'label-a': { kind: 'string', default: 'a' },
   'label-b': { kind: 'string', default: 'b' },
   'env-a': { kind: 'string', default: '' },
@@ -132,21 +135,21 @@ const f = (x: unknown, digits = 1) => (typeof x === 'number' && Number.isFinite(
 /** The table of runs (markdown), then the medians per label. */
 export function table(rows: RunRow[]): string {
   const head =
-    '| # | tree | start (UTC) | load | actions/s | p50 ms | p99 ms | 5-s p99 slices | max ms | server CPU | CPU/action µs | RSS/room KB | heap/room KB | loop p99/max ms | bots CPU | games | errors |\n' +
-    '|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|';
+    '| # | tree | start (UTC) | load | actions/s | p50 ms | p99 ms | 5-s p99 slices | max ms | server CPU | CPU/action µs | writes/reads per action | RSS/room KB | heap/room KB | loop p99/max ms | bots CPU | games | errors |\n' +
+    '|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|---:|---:|---:|';
   const lines = rows.map((r) => {
     const j: Partial<Report> = r.report ?? {};
     const sl = r.slices.length ? `${Math.round(Math.min(...r.slices))}–${Math.round(Math.max(...r.slices))}` : '–';
-    return `| ${r.n} | ${r.label} | ${r.started} | ${f(r.loadavg, 2)} | ${f(j.actionsPerSec)} | ${f(j.latencyMs?.p50, 2)} | ${f(j.latencyMs?.p99)} | ${sl} | ${f(j.latencyMs?.max, 0)} | ${f(j.serverCpuPct)} % | ${f(j.serverCpuPerActionUs, 0)} | ${f(j.rssPerRoomKB, 0)} | ${f(j.liveHeapPerRoomKB, 0)} | ${f(j.eventLoopDelayP99Ms, 0)}/${f(j.eventLoopDelayMaxMs, 0)} | ${f(j.botCpuPct)} % | ${j.games ?? '–'} | ${j.errors ?? 'no report'}${r.exitCode ? ` (exit ${r.exitCode})` : ''} |`;
+    return `| ${r.n} | ${r.label} | ${r.started} | ${f(r.loadavg, 2)} | ${f(j.actionsPerSec)} | ${f(j.latencyMs?.p50, 2)} | ${f(j.latencyMs?.p99)} | ${sl} | ${f(j.latencyMs?.max, 0)} | ${f(j.serverCpuPct)} % | ${f(j.serverCpuPerActionUs, 0)} | ${f(j.serverWritesPerAction, 2)}/${f(j.serverReadsPerAction, 2)} | ${f(j.rssPerRoomKB, 0)} | ${f(j.liveHeapPerRoomKB, 0)} | ${f(j.eventLoopDelayP99Ms, 0)}/${f(j.eventLoopDelayMaxMs, 0)} | ${f(j.botCpuPct)} % | ${j.games ?? '–'} | ${j.errors ?? 'no report'}${r.exitCode ? ` (exit ${r.exitCode})` : ''} |`;
   });
   const labels = [...new Set(rows.map((r) => r.label))];
   const med =
-    '\n\nMedians:\n\n| tree | runs | p99 ms (each run) | runs with p99 ≤ 30 ms | CPU/action µs | server CPU | RSS/room KB | heap/room KB | errors (sum) |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n' +
+    '\n\nMedians:\n\n| tree | runs | p99 ms (each run) | runs with p99 ≤ 30 ms | CPU/action µs | writes/reads per action | server CPU | RSS/room KB | heap/room KB | errors (sum) |\n|---|---:|---|---:|---:|---|---:|---:|---:|---:|\n' +
     labels
       .map((label) => {
         const rs = rows.filter((r) => r.label === label).map((r): Partial<Report> => r.report ?? {});
         const p99s = rs.map((j) => j.latencyMs?.p99 as number);
-        return `| ${label} | ${rs.length} | ${p99s.map((p) => f(p)).join(', ')} (median ${f(median(p99s))}) | ${p99s.filter((p) => p <= 30).length} of ${rs.length} | ${f(median(rs.map((j) => j.serverCpuPerActionUs)), 0)} | ${f(median(rs.map((j) => j.serverCpuPct)))} % | ${f(median(rs.map((j) => j.rssPerRoomKB)), 0)} | ${f(median(rs.map((j) => j.liveHeapPerRoomKB)), 0)} | ${rs.reduce((s, j) => s + (j.errors ?? 0), 0)} |`;
+        return `| ${label} | ${rs.length} | ${p99s.map((p) => f(p)).join(', ')} (median ${f(median(p99s))}) | ${p99s.filter((p) => p <= 30).length} of ${rs.length} | ${f(median(rs.map((j) => j.serverCpuPerActionUs)), 0)} | ${f(median(rs.map((j) => j.serverWritesPerAction)), 2)}/${f(median(rs.map((j) => j.serverReadsPerAction)), 2)} | ${f(median(rs.map((j) => j.serverCpuPct)))} % | ${f(median(rs.map((j) => j.rssPerRoomKB)), 0)} | ${f(median(rs.map((j) => j.liveHeapPerRoomKB)), 0)} | ${rs.reduce((s, j) => s + (j.errors ?? 0), 0)} |`;
       })
       .join('\n');
   return `${head}\n${lines.join('\n')}${med}\n`;
@@ -171,15 +174,26 @@ async function main() {
   }
   if (opts.order === 'blocks') for (const side of ['a', 'b'] as const) for (let i = 0; i < opts.runs; i++) sides.push(side);
   const rows: RunRow[] = [];
-  for (const [i, side] of sides.entries()) {
+  const runSide = async (n: number, side: 'a' | 'b') => {
     const label = side === 'a' ? opts['label-a'] : opts['label-b'];
     const env = envOf(side === 'a' ? opts['env-a'] : opts['env-b']);
-    console.error(`compare: run ${i + 1}/${sides.length}: ${label} (${trees[side]}) ${runArgs.join(' ')}`);
-    const row = { n: i + 1, label, ...(await runOnce(trees[side], runArgs, env, path.join(out, `${i + 1}-${label}.log`))) };
-    if (row.report) writeFileSync(path.join(out, `${i + 1}-${label}.json`), `${JSON.stringify(row.report)}\n`);
+    const row = { n, label, ...(await runOnce(trees[side], runArgs, env, path.join(out, `${n}-${label}.log`))) };
+    if (row.report) writeFileSync(path.join(out, `${n}-${label}.json`), `${JSON.stringify(row.report)}\n`);
+    return row;
+  };
+  if (opts.order === 'parallel') {
+    for (let i = 0; i < opts.runs; i++) {
+      console.error(`compare: pair ${i + 1}/${opts.runs}: ${opts['label-a']} and ${opts['label-b']} at once`);
+      rows.push(...(await Promise.all([runSide(2 * i + 1, 'a'), runSide(2 * i + 2, 'b')])));
+    }
+    sides.length = 0;
+  }
+  for (const [i, side] of sides.entries()) {
+    console.error(`compare: run ${i + 1}/${sides.length}: ${side} (${trees[side]}) ${runArgs.join(' ')}`);
+    const row = await runSide(i + 1, side);
     rows.push(row);
     console.error(
-      `compare: ${label}: p99 ${f(row.report?.latencyMs?.p99)} ms, CPU/action ${f(row.report?.serverCpuPerActionUs, 0)} µs, errors ${row.report?.errors ?? '?'}`,
+      `compare: ${row.label}: p99 ${f(row.report?.latencyMs?.p99)} ms, CPU/action ${f(row.report?.serverCpuPerActionUs, 0)} µs, errors ${row.report?.errors ?? '?'}`,
     );
   }
   const text = `a = ${opts['label-a']}: ${opts.a} (${trees.a})\nb = ${opts['label-b']}: ${opts.b} (${trees.b})\nrun flags: ${runArgs.join(' ')}\n\n${table(rows)}`;

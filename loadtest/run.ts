@@ -31,6 +31,7 @@ import { runOptions } from './lib/runOptions';
 import { Scheduler } from './lib/scheduler';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
 import { Fleet, SEATS } from './lib/tables';
+import { ProcessSampler } from '../server/loadtestStats';
 import { FILE_HEADROOM, parseOpenFileLimit } from '../server/ops/fileLimit';
 
 const PROGRESS_MS = 5000;
@@ -49,6 +50,39 @@ function checkFileLimit(rooms: number): void {
     );
     process.exit(2);
   }
+}
+
+/**
+ * One JSON line per second for each process: the bots' (latency of the actions whose patch
+ * arrived in that second, event-loop delay, GC, games) and the server's (server/loadtestStats.ts).
+ */
+function startTimeline(file: string, figures: Figures, server: ServerProcess | null, phase: () => string) {
+  const out = createWriteStream(file);
+  const sampler = new ProcessSampler().start();
+  let games = figures.games;
+  server?.timeline((sample) => out.write(`${JSON.stringify({ src: 'server', phase: phase(), ...sample })}\n`));
+  const timer = setInterval(() => {
+    const latency = figures.secondLatency;
+    const line = {
+      src: 'bots',
+      phase: phase(),
+      ...sampler.take(),
+      actions: latency.count,
+      ...Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [`latency${k[0].toUpperCase()}${k.slice(1)}Ms`, v])),
+      games: figures.games >= games ? figures.games - games : figures.games, // the window's start resets the count
+    };
+    games = figures.games;
+    latency.reset();
+    out.write(`${JSON.stringify(line)}\n`);
+  }, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sampler.stop();
+      server?.timeline(null);
+      out.end();
+    },
+  };
 }
 
 async function main() {
@@ -121,11 +155,13 @@ async function main() {
   }
   const rampSeconds = (performance.now() - runStart) / 1000;
   phase = 'settle';
+  const timeline = opts.timeline ? startTimeline(opts.timeline, figures, server, () => phase) : null;
   await sleep(opts.settle * 1000);
 
   // Measuring window.
   figures.resetWindow();
   const cpu0 = server?.cpuSeconds() ?? NaN;
+  const io0 = server?.syscalls() ?? null;
   const botCpu0 = process.cpuUsage();
   const botLoop = monitorEventLoopDelay({ resolution: 10 });
   botLoop.enable();
@@ -134,7 +170,9 @@ async function main() {
   windowStart = performance.now();
   await sleep(seconds * 1000);
   const windowSeconds = (performance.now() - windowStart) / 1000;
+  timeline?.stop();
   const cpu1 = server?.cpuSeconds() ?? NaN;
+  const io1 = server?.syscalls() ?? null;
   const botCpu = process.cpuUsage(botCpu0);
   botLoop.disable();
   const endRssMB = server?.rssMB() ?? NaN;
@@ -155,7 +193,17 @@ async function main() {
     pace,
     windowSeconds,
     rampSeconds,
-    server: server ? { cpuSeconds: cpu1 - cpu0, endRssMB, baselineRssMB, stats, live, baseline } : null,
+    server: server
+      ? {
+          cpuSeconds: cpu1 - cpu0,
+          syscalls: io0 && io1 ? { reads: io1.reads - io0.reads, writes: io1.writes - io0.writes } : null,
+          endRssMB,
+          baselineRssMB,
+          stats,
+          live,
+          baseline,
+        }
+      : null,
     botCpuMicros: botCpu.user + botCpu.system,
     botLoopP99Ns: botLoop.percentile(99),
     crashed: server?.crashed() ?? false,

@@ -2,19 +2,111 @@
  * Opt-in figures for the load-test runner (`LOADTEST_STATS=1`), off by default. The server then
  * reads its stdin line by line; on a line `stats` (or `stats gc`) it prints one JSON line on stdout,
  * `{"loadtestStats":{...}}`, with the event-loop delay since the previous `stats` (and resets
- * it), memory and CPU. No timers, no port: only the process that started the server (and holds
- * its stdin) can ask. (SIGUSR2 cannot be used: Colyseus shuts the server down on it.)
+ * it), memory and CPU. On `timeline` it prints `{"loadtestTimeline":{...}}` every second (event-loop
+ * delay, GC pauses, CPU, games ended and actions in that second) until `timeline stop`: the load
+ * run lines it up with its own bots' second by second to see which process stalls (issue 25).
+ * No port: only the process that started the server (and holds its stdin) can ask. (SIGUSR2
+ * cannot be used: Colyseus shuts the server down on it.)
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { matchMaker } from 'colyseus';
+import { registry } from './ops/metrics';
+
+const ms = (ns: number) => +(ns / 1e6).toFixed(2);
+
+export interface ProcessSample {
+  /** Wall clock (ms since the epoch) at the end of the sample. */
+  t: number;
+  loopMaxMs: number;
+  loopP99Ms: number;
+  /** Main-thread GC pauses: total, longest, and the total of major (mark-compact) ones. */
+  gcMs: number;
+  gcMaxMs: number;
+  majorGcMs: number;
+  cpuMs: number;
+  heapMB: number;
+}
+
+/** Event-loop delay, GC pauses and CPU of this process, sample by sample (each `take` resets). */
+export class ProcessSampler {
+  private readonly delay = monitorEventLoopDelay({ resolution: 5 });
+  private gc = { ms: 0, max: 0, major: 0 };
+  private cpu = process.cpuUsage();
+  private readonly observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      this.gc.ms += entry.duration;
+      this.gc.max = Math.max(this.gc.max, entry.duration);
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) this.gc.major += entry.duration;
+    }
+  });
+
+  start(): this {
+    this.delay.enable();
+    this.observer.observe({ entryTypes: ['gc'] });
+    return this;
+  }
+
+  stop(): void {
+    this.delay.disable();
+    this.observer.disconnect();
+  }
+
+  take(): ProcessSample {
+    const cpu = process.cpuUsage(this.cpu);
+    this.cpu = process.cpuUsage();
+    const sample = {
+      t: Date.now(),
+      loopMaxMs: ms(this.delay.max),
+      loopP99Ms: ms(this.delay.percentile(99)),
+      gcMs: +this.gc.ms.toFixed(2),
+      gcMaxMs: +this.gc.max.toFixed(2),
+      majorGcMs: +this.gc.major.toFixed(2),
+      cpuMs: +((cpu.user + cpu.system) / 1000).toFixed(1),
+      heapMB: +(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1),
+    };
+    this.delay.reset();
+    this.gc = { ms: 0, max: 0, major: 0 };
+    return sample;
+  }
+}
+
+/** The sum of a counter's values whose labels match, from the metrics registry. */
+async function counter(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => (v.labels as Record<string, unknown>)[k] === want))
+    .reduce((sum, v) => sum + v.value, 0);
+}
 
 export function startLoadtestStats(): void {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  const ms = (ns: number) => +(ns / 1e6).toFixed(2);
+  let timeline: NodeJS.Timeout | null = null;
   createInterface({ input: process.stdin }).on('line', (line) => {
     const [command, option] = line.trim().split(' ');
+    if (command === 'timeline') {
+      if (timeline) clearInterval(timeline);
+      timeline = null;
+      if (option === 'stop') return;
+      const sampler = new ProcessSampler().start();
+      let last = { games: NaN, actions: NaN };
+      timeline = setInterval(async () => {
+        const sample = sampler.take();
+        const now = {
+          games: await counter('cockroach_games_total', { event: 'ended' }),
+          actions: await counter('cockroach_actions_total'),
+        };
+        const delta = { gamesEnded: now.games - last.games, actions: now.actions - last.actions };
+        last = now;
+        if (Number.isNaN(delta.gamesEnded)) return; // the first second has no baseline
+        process.stdout.write(`${JSON.stringify({ loadtestTimeline: { ...sample, ...delta } })}\n`);
+      }, 1000);
+      return;
+    }
     if (command !== 'stats') return;
     // `stats gc` first collects garbage when node runs with --expose-gc: the live heap.
     const gc = (globalThis as { gc?: () => void }).gc;

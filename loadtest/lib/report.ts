@@ -37,6 +37,8 @@ export interface Measured {
   rampSeconds: number;
   server: null | {
     cpuSeconds: number;
+    /** Read and write system calls in the window (socket reads; writes and writevs). */
+    syscalls: { reads: number; writes: number } | null;
     endRssMB: number;
     baselineRssMB: number;
     /** Right after the window, and after a full GC (live heap), and at the idle start after a GC. */
@@ -72,6 +74,9 @@ export function buildReport(f: Figures, m: Measured) {
     joinStateBytesP50: f.joinState.summary().p50,
     serverCpuPct: s ? +((100 * s.cpuSeconds) / m.windowSeconds).toFixed(1) : null,
     serverCpuPerActionUs: cpuPerAction,
+    // System calls per action: the socket writes and reads behind it, whatever else runs on the machine.
+    serverWritesPerAction: s?.syscalls && f.actions > 0 ? +(s.syscalls.writes / f.actions).toFixed(2) : null,
+    serverReadsPerAction: s?.syscalls && f.actions > 0 ? +(s.syscalls.reads / f.actions).toFixed(2) : null,
     serverRssMB: s ? +s.endRssMB.toFixed(1) : null,
     serverBaselineRssMB: s ? +s.baselineRssMB.toFixed(1) : null,
     rssPerRoomKB: s ? +(((s.endRssMB - s.baselineRssMB) * 1024) / m.rooms).toFixed(1) : null,

@@ -12,12 +12,16 @@ export interface ServerProcess {
   rssMB(): number;
   /** CPU seconds (user + system) used so far. */
   cpuSeconds(): number;
+  /** Read and write system calls so far (/proc/<pid>/io: every socket read, every write or writev). */
+  syscalls(): { reads: number; writes: number };
   /**
    * The server's own figures (event-loop delay since the last call, which it then resets);
    * only when started with `{ stats: true }` (LOADTEST_STATS=1), else null. `gc`: collect
    * garbage first (the server must run with --expose-gc) to read the live heap.
    */
   stats(options?: { gc?: boolean }): Promise<ServerStats | null>;
+  /** Asks for (or stops) the server's per-second timeline lines (server/loadtestStats.ts); each one goes to `onSample`. */
+  timeline(onSample: ((sample: Record<string, unknown>) => void) | null): void;
   stop(): Promise<void>;
 }
 
@@ -81,11 +85,13 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
     stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const statsWaiters: ((s: ServerStats) => void)[] = [];
+  let onTimeline: ((sample: Record<string, unknown>) => void) | null = null;
   let stdoutTail = '';
   child.stdout!.on('data', (d: Buffer) => {
     const lines = (stdoutTail + d.toString()).split('\n');
     stdoutTail = lines.pop()!;
     for (const line of lines) {
+      if (line.startsWith('{"loadtestTimeline"')) onTimeline?.(JSON.parse(line).loadtestTimeline);
       if (!line.startsWith('{"loadtestStats"')) continue;
       statsWaiters.shift()?.(JSON.parse(line).loadtestStats);
     }
@@ -117,6 +123,11 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       const fields = procStat();
       return (Number(fields[11]) + Number(fields[12])) / ticks;
     },
+    syscalls: () => {
+      const io = readFileSync(`/proc/${child.pid}/io`, 'utf8');
+      const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+      return { reads: field('syscr'), writes: field('syscw') };
+    },
     stats: (request = {}) => {
       if (!options.stats || exited) return Promise.resolve(null);
       return new Promise<ServerStats | null>((resolve) => {
@@ -128,6 +139,11 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
         statsWaiters.push(waiter);
         child.stdin!.write(request.gc ? 'stats gc\n' : 'stats\n');
       });
+    },
+    timeline: (onSample) => {
+      if (!options.stats || exited) return;
+      onTimeline = onSample;
+      child.stdin!.write(onSample ? 'timeline\n' : 'timeline stop\n');
     },
     stop: () =>
       new Promise<void>((resolve) => {
