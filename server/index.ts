@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { configFromEnv } from './config';
 import { startServer, ROOM_NAME } from './app';
 import { CONNECTION_CAPACITY } from './ops/config';
 import { log } from './ops/log';
+import { useSha256 } from './fairness/sha256';
 import { startLoadtestStats } from './loadtestStats';
 
 async function main() {
+  // Commitments, seeds and record ids through node:crypto (the SDK keeps the pure SHA-256): same hex.
+  useSha256((text) => createHash('sha256').update(text, 'utf8').digest('hex'));
   const config = configFromEnv();
   // SIGTERM/SIGINT drain (server/ops/drain.ts): no new rooms, games finish up to DRAIN_SECONDS, then exit.
   const server = await startServer(config, { exitOnSignal: true });
