@@ -8,14 +8,15 @@
  *                               [--out DIR] -- <loadtest/run.ts flags, e.g. --rooms 300 --seconds 40>
  *
  * A revision is extracted with `git archive` into a scratch directory (nothing is added to the
- * repository); its node_modules is this checkout's, linked, when both lockfiles pin the same
- * packages, else installed there with `npm ci`. `alternate` runs a, b, b, a, a, b, … (a busy
+ * repository); its node_modules is this checkout's, linked, when this checkout pins every package
+ * it pins at the same version, else installed there with `npm ci`. `alternate` runs a, b, b, a, a, b, … (a busy
  * minute lands on both sides); `blocks` runs every a, then every b (back-to-back series);
  * `parallel` runs each a at the same time as a b (each with its own server and bots): both
  * sides share whatever else the machine is doing, second by second, at the price of sharing
  * the cores with each other (compare CPU per action and system calls, not latency).
  * `--env-a/--env-b` add environment variables to one side's runs (the harness passes its own
- * environment to the server: e.g. `WS_NO_BUFFER_UTIL=1`, `NODE_OPTIONS=...`). Each run's stderr
+ * environment to the server: e.g. `NODE_PATH=...`). `--timeline` keeps each run's per-second
+ * timeline (loadtest/tailReport.ts reads it). Each run's stderr
  * goes to DIR/<n>-<label>.log, its JSON report to DIR/<n>-<label>.json; the table to stdout.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -35,6 +36,7 @@ const FLAGS = {
   'env-a': { kind: 'string', default: '' },
   'env-b': { kind: 'string', default: '' },
   out: { kind: 'optional', help: 'directory for the runs’ logs and reports (default: a new temp dir)' },
+  timeline: { kind: 'flag', help: 'each run also writes DIR/<n>-<label>.timeline.jsonl (trees whose harness has --timeline)' },
 } as const;
 
 const HERE = path.resolve(__dirname, '..');
@@ -54,13 +56,19 @@ function git(args: string[], cwd = HERE): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
-function lockedPackages(lockFile: string): string {
+function lockedPackages(lockFile: string): Map<string, string | undefined> {
   const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, { version?: string }> };
-  return Object.entries(lock.packages)
-    .filter(([name]) => name !== '')
-    .map(([name, p]) => `${name}@${p.version}`)
-    .sort()
-    .join('\n');
+  return new Map(
+    Object.entries(lock.packages)
+      .filter(([name]) => name !== '')
+      .map(([name, p]) => [name, p.version]),
+  );
+}
+
+/** Every package `tree` pins is in this checkout's node_modules at the same place and version (more is fine). */
+function canLinkModules(tree: string): boolean {
+  const here = lockedPackages(path.join(HERE, 'package-lock.json'));
+  return [...lockedPackages(path.join(tree, 'package-lock.json'))].every(([name, version]) => here.has(name) && here.get(name) === version);
 }
 
 /** A tree to run: a directory as it is, or a revision extracted into a scratch directory. */
@@ -71,7 +79,7 @@ export function prepareTree(spec: string, scratch: string): string {
   if (existsSync(path.join(dir, 'package.json'))) return dir;
   mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${HERE}" archive "${sha}" | tar -x -C "${dir}"`]);
-  if (lockedPackages(path.join(dir, 'package-lock.json')) === lockedPackages(path.join(HERE, 'package-lock.json'))) {
+  if (canLinkModules(dir)) {
     symlinkSync(path.join(HERE, 'node_modules'), path.join(dir, 'node_modules'));
   } else {
     console.error(`compare: ${spec} pins other packages: npm ci in ${dir}`);
@@ -174,10 +182,18 @@ async function main() {
   }
   if (opts.order === 'blocks') for (const side of ['a', 'b'] as const) for (let i = 0; i < opts.runs; i++) sides.push(side);
   const rows: RunRow[] = [];
+  const hasTimeline = (tree: string) => {
+    const options = path.join(tree, 'loadtest', 'lib', 'runOptions.ts');
+    return existsSync(options) && readFileSync(options, 'utf8').includes('timeline:');
+  };
   const runSide = async (n: number, side: 'a' | 'b') => {
     const label = side === 'a' ? opts['label-a'] : opts['label-b'];
     const env = envOf(side === 'a' ? opts['env-a'] : opts['env-b']);
-    const row = { n, label, ...(await runOnce(trees[side], runArgs, env, path.join(out, `${n}-${label}.log`))) };
+    const args =
+      opts.timeline && hasTimeline(trees[side]) ? [...runArgs, '--timeline', path.join(out, `${n}-${label}.timeline.jsonl`)] : runArgs;
+    if (os.loadavg()[0] > 1.5)
+      console.error(`compare: the machine is busy (load average ${os.loadavg()[0].toFixed(2)}): latency figures will show it`);
+    const row = { n, label, ...(await runOnce(trees[side], args, env, path.join(out, `${n}-${label}.log`))) };
     if (row.report) writeFileSync(path.join(out, `${n}-${label}.json`), `${JSON.stringify(row.report)}\n`);
     return row;
   };
