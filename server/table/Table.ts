@@ -7,71 +7,21 @@ import {
   MAX_PLAYERS,
   MIN_PLAYERS,
   PlayerId,
-  PlayerView,
   RuleError,
   viewFor,
 } from '../rules';
-import type { GameEvent } from '../rules';
-import { buildRecord, canonicalPlayers, deriveSeed, FinishedGameRecord } from '../fairness';
+import { buildRecord, canonicalPlayers, deriveSeed } from '../fairness';
 import { newCommitment } from '../fairness/commitment';
 import { sha256Hex } from '../fairness/sha256';
 import { botNickname } from '../bots/nicknames';
-import { ErrorCode, GameActionType, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../protocol';
+import { ErrorCode, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../protocol';
 import { hostOf } from './host';
 import { barSignal, everyHumanAway, Joiner, newTableState, SeatState, TableState, TableView } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
+import type { FinishedGame, Outcome, Step, TableBot, TableEvent, TableHooks, TableSettings } from './types';
 
-/** Everything that happens at a table: the rules' game events and the table's own (server/protocol.ts). */
-export type TableEvent = GameEvent | SeatEvent;
-
-export type Outcome = { ok: true } | { ok: false; code: ErrorCode | RuleError };
-
-/** What an input did: whether it applied (a refusal changes nothing) and what happened, in order. */
-export interface Step {
-  outcome: Outcome;
-  events: TableEvent[];
-}
-
-/** A game that ended in this change: its record (to keep before the result is announced) and result. */
-export interface FinishedGame {
-  record: FinishedGameRecord;
-  result: CockroachResult;
-}
-
-/** One applied input, whatever its source (the room, a timer): the room projects, patches and announces it. */
-export interface TableChange {
-  events: TableEvent[];
-  finished: FinishedGame | null;
-}
-
-export interface TableHooks {
-  /** Called once at the end of every input that applied, with the state already changed. */
-  changed(change: TableChange): void;
-  /** A bot decided its move: it goes through the same path as a player's message. */
-  botMove(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void;
-}
-
-/** A practice bot as the table uses it: a function of its seat's view, never of the game. */
-export interface TableBot {
-  decide(view: PlayerView): Action;
-  thinkMs(maxMs: number): number;
-}
-
-export interface TableSettings {
-  options: GameOptions;
-  isPrivate?: boolean;
-  /** Epoch ms (the room's clock; tests move it). */
-  now: () => number;
-  botThinkMs: number;
-  /** A dropped player's seat during a game before they count as away, and in the lobby before it is freed. */
-  reconnectGraceMs: number;
-  lobbyGraceMs: number;
-  /** Tests only: a fixed server seed. Clients can never choose the seed. */
-  seed?: () => string;
-  /** Games this table plays at most (MAX_GAMES_PER_ROOM). */
-  maxGames?: number;
-}
+export type { FinishedGame, Outcome, Step, TableBot, TableChange, TableEvent, TableHooks, TableSettings } from './types';
 
 /**
  * After the clock played a player's turn, an action of theirs without `step` arriving this soon
