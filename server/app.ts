@@ -13,7 +13,11 @@ import { Drain, DrainReport, exitOnSignals } from './ops/drain';
 import { mountOps, mountReady } from './ops/http';
 import { createEdgeServer, routeRequests } from './http/edge';
 import { closeIdleLobbies } from './http/idleLobbies';
-import type { MatchmakeGuard } from './http/matchmake';
+import { MatchmakeGuard } from './http/matchmake';
+import { guestRouter } from './http/guest';
+import { identityConfigFromEnv } from './identity/config';
+import { Identities } from './identity/tokens';
+import { carryIdentity } from './identity/roomAuth';
 import { colyseusLogger, log, setLogContext, setLogLevel } from './ops/log';
 import { trackRooms } from './ops/rooms';
 import { scaleOutOptions, startScale } from './ops/scale';
@@ -62,6 +66,12 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv, { multiProcess: ops.redisUrl !== null });
   if (records) app.use(gamesRouter(records.writer));
   CockroachRoom.records = records?.writer ?? null;
+  // Who is playing (server/identity/): app tokens, or guest tokens from POST /api/guest.
+  const identities = Identities.start(identityConfigFromEnv(config.identityEnv ?? config.recordsEnv ?? process.env), (msg) =>
+    log.warn('config.warning', { msg }),
+  );
+  const guard = new MatchmakeGuard(ops.edge, identities);
+  app.use(guestRouter(identities, guard.limits, ops.edge.trustedProxies));
   answerEverythingInJson(app); // last: JSON 404 and JSON errors, never Express's HTML page (server/http/errors.ts)
 
   const httpServer = createEdgeServer(ops.edge);
@@ -75,7 +85,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     ...scaleOutOptions(ops),
   });
   // After `new Server()`: it installed its own substring-matching matchmaking listener.
-  const matchmake = routeRequests(httpServer, app, ops.edge);
+  const matchmake = routeRequests(httpServer, app, guard);
   CockroachRoom.settings = {
     reconnectGraceSeconds: config.reconnectGraceSeconds,
     lobbyGraceSeconds: config.lobbyGraceSeconds ?? DEFAULT_ROOM_SETTINGS.lobbyGraceSeconds,
@@ -85,6 +95,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   };
   boundReservations(CockroachRoom); // no reservation without valid options and a free place of its kind
   const handler = gameServer.define(ROOM_NAME, CockroachRoom);
+  carryIdentity(CockroachRoom); // after define: the static onAuth hands the guard's Identity to the room (server/identity/roomAuth.ts)
   trackRooms(handler);
   // 'create' fires before the creator's seat is reserved: every seat of the room gets the short time.
   handler.on('create', (room: CockroachRoom) => room.setSeatReservationTime(ops.edge.seatReservationSeconds));

@@ -21,6 +21,8 @@ export interface ServerConfig {
   messagesPerSecond: number;
   /** Where game records go (DATABASE_URL, DATABASE_FILE, DATA_DIR, RECORD_RETENTION_DAYS); process.env when absent. */
   recordsEnv?: Record<string, string | undefined>;
+  /** AUTH_JWT_SECRET / AUTH_JWT_PUBLIC_KEY, or DATA_DIR for the guest key (server/identity/config.ts); recordsEnv, else process.env, when absent. */
+  identityEnv?: Record<string, string | undefined>;
   /** Redis scale-out, drain, monitor, logs (server/ops/config.ts); embedded defaults when absent. */
   ops?: OpsConfig;
 }
