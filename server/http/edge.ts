@@ -32,8 +32,7 @@ export function createEdgeServer(edge: EdgeConfig): http.Server {
  * matchmaking and reads the body without a limit) with one router: `/matchmake` and
  * `/matchmake/…` by path go to the guard, everything else to `app`. Call after `new Server()`.
  */
-export function routeRequests(server: http.Server, app: RequestListener, edge: EdgeConfig): MatchmakeGuard {
-  const guard = new MatchmakeGuard(edge);
+export function routeRequests(server: http.Server, app: RequestListener, guard: MatchmakeGuard): MatchmakeGuard {
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
     spoke(req.socket);

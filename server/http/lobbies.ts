@@ -1,55 +1,88 @@
 import { matchMaker } from 'colyseus';
 import { localRoom, ownValue } from './localRoom';
 
+/** Most keys (identities, addresses) a counter remembers; past it the oldest is forgotten. */
+const MAX_KEYS = 50_000;
+/** A lobby on another process is looked up in the shared listing at most this often. */
+const REMOTE_CHECK_MS = 10_000;
+
+interface OpenLobby {
+  roomId: string;
+  local: boolean;
+  /** When the listing of a lobby elsewhere was last read (0: never). */
+  checkedAt: number;
+}
+
 /**
- * Lobbies each client address has created and that are still open. A lobby of this process
- * counts while it exists and is in the lobby phase; one placed on another process (Redis mode)
- * counts until the idle-lobby lifetime has passed.
+ * Lobbies each key (an identity, an address) has created and that are still open. A lobby of
+ * this process counts while it exists and is in the lobby phase. One placed on another process
+ * (Redis mode) is looked up in the shared listing, at most every REMOTE_CHECK_MS: it counts while
+ * the listing still holds it in the lobby phase, and stops counting once it started, closed or
+ * vanished (it no longer counts for IDLE_LOBBY_SECONDS whatever became of it: issue 21).
  */
 export class LobbyLedger {
-  private readonly byAddress = new Map<string, { roomId: string; local: boolean; at: number }[]>();
+  private readonly byKey = new Map<string, OpenLobby[]>();
 
   constructor(
     private readonly limit: number,
-    private readonly lifetimeMs: number,
     private readonly now: () => number = Date.now,
+    private readonly listing: (roomId: string) => Promise<{ metadata?: unknown } | undefined> = (roomId) =>
+      matchMaker.driver.findOne({ roomId }) as unknown as Promise<{ metadata?: unknown } | undefined>,
   ) {}
 
-  mayOpen(address: string): boolean {
-    return this.limit <= 0 || this.open(address) < this.limit;
+  get enabled(): boolean {
+    return this.limit > 0;
   }
 
-  opened(address: string, room: { roomId: string; processId?: string }): void {
+  async mayOpen(key: string): Promise<boolean> {
+    return this.limit <= 0 || (await this.open(key)) < this.limit;
+  }
+
+  opened(key: string, room: { roomId: string; processId?: string }): void {
     if (this.limit <= 0) return;
-    const list = this.byAddress.get(address) ?? [];
-    list.push({ roomId: room.roomId, local: room.processId === undefined || room.processId === matchMaker.processId, at: this.now() });
-    this.byAddress.set(address, list);
-    if (this.byAddress.size > 50_000) this.byAddress.delete(this.byAddress.keys().next().value!);
+    const list = this.byKey.get(key) ?? [];
+    const local = room.processId === undefined || room.processId === matchMaker.processId;
+    list.push({ roomId: room.roomId, local, checkedAt: this.now() });
+    this.byKey.set(key, list);
+    if (this.byKey.size > MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value!);
   }
 
-  /** Open lobbies of `address` (forgets the closed ones on the way). */
-  open(address: string): number {
-    const list = this.byAddress.get(address);
+  /** Open lobbies of `key` (forgets the closed ones on the way). */
+  async open(key: string): Promise<number> {
+    const list = this.byKey.get(key);
     if (!list) return 0;
     const t = this.now();
-    const still = list.filter(({ roomId, local, at }) => {
-      if (!local) return t - at < this.lifetimeMs;
-      const room = localRoom<{ state?: { phase?: string } }>(roomId);
-      return room !== undefined && room.state?.phase === 'lobby';
-    });
-    if (still.length === 0) this.byAddress.delete(address);
-    else this.byAddress.set(address, still);
+    const alive = await Promise.all(
+      list.map(async (lobby) => {
+        if (lobby.local) return localRoom<{ state?: { phase?: string } }>(lobby.roomId)?.state?.phase === 'lobby';
+        if (t - lobby.checkedAt < REMOTE_CHECK_MS) return true;
+        lobby.checkedAt = t;
+        try {
+          const listed = await this.listing(lobby.roomId);
+          const phase =
+            listed?.metadata && typeof listed.metadata === 'object'
+              ? ownValue(listed.metadata as Record<string, unknown>, 'phase')
+              : undefined;
+          return listed !== undefined && (phase === undefined || phase === 'lobby');
+        } catch {
+          return true; // the listing cannot be read now: keep counting it, ask again later
+        }
+      }),
+    );
+    const still = list.filter((_, i) => alive[i]);
+    if (still.length === 0) this.byKey.delete(key);
+    else this.byKey.set(key, still);
     return still.length;
   }
 }
 
 /**
- * Seat reservations each client address holds and has not used yet. One of this process's rooms
- * is asked (the reservation is still in `reservedSeats`, not consumed); one elsewhere counts
- * until its reservation time has passed.
+ * Seat reservations each key (an identity, an address) holds and has not used yet. One of this
+ * process's rooms is asked (the reservation is still in `reservedSeats`, not consumed); one
+ * elsewhere counts until its reservation time has passed.
  */
 export class PendingSeats {
-  private readonly byAddress = new Map<string, { roomId: string; sessionId: string; local: boolean; until: number }[]>();
+  private readonly byKey = new Map<string, { roomId: string; sessionId: string; local: boolean; until: number }[]>();
 
   constructor(
     private readonly limit: number,
@@ -57,21 +90,21 @@ export class PendingSeats {
     private readonly now: () => number = Date.now,
   ) {}
 
-  mayReserve(address: string): boolean {
-    return this.limit <= 0 || this.pending(address) < this.limit;
+  mayReserve(key: string): boolean {
+    return this.limit <= 0 || this.pending(key) < this.limit;
   }
 
-  reserved(address: string, reservation: { sessionId: string; room: { roomId: string; processId?: string } }): void {
+  reserved(key: string, reservation: { sessionId: string; room: { roomId: string; processId?: string } }): void {
     if (this.limit <= 0) return;
-    const list = this.byAddress.get(address) ?? [];
+    const list = this.byKey.get(key) ?? [];
     const local = reservation.room.processId === undefined || reservation.room.processId === matchMaker.processId;
     list.push({ roomId: reservation.room.roomId, sessionId: reservation.sessionId, local, until: this.now() + this.reservationMs });
-    this.byAddress.set(address, list);
-    if (this.byAddress.size > 50_000) this.byAddress.delete(this.byAddress.keys().next().value!);
+    this.byKey.set(key, list);
+    if (this.byKey.size > MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value!);
   }
 
-  pending(address: string): number {
-    const list = this.byAddress.get(address);
+  pending(key: string): number {
+    const list = this.byKey.get(key);
     if (!list) return 0;
     const t = this.now();
     const still = list.filter(({ roomId, sessionId, local, until }) => {
@@ -81,8 +114,8 @@ export class PendingSeats {
       const seat = ownValue(seats, sessionId);
       return seat !== undefined && seat[2] === false;
     });
-    if (still.length === 0) this.byAddress.delete(address);
-    else this.byAddress.set(address, still);
+    if (still.length === 0) this.byKey.delete(key);
+    else this.byKey.set(key, still);
     return still.length;
   }
 }

@@ -1,21 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchMaker } from 'colyseus';
 import type { EdgeConfig } from '../ops/config';
-import { ErrorCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
+import { ErrorCode, MATCHMAKE_INVALID_ROOM_ID, normalizeRoomCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
 import { RULE_MESSAGES } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
-import { SeatedRoom, seatRefusal } from '../room/reservations';
+import { holdsSeat, SeatedRoom, seatRefusal } from '../room/reservations';
+import type { Identities } from '../identity/tokens';
+import type { Identity } from '../identity/types';
+import { attachIdentity } from '../identity/roomAuth';
 import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
-import { LobbyLedger, PendingSeats } from './lobbies';
-import { MinuteWindow } from './windows';
-import { localRoom, ownValue } from './localRoom';
+import { EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
+import { localRoom, ownValue } from './localRoom';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them). */
 const MATCHMAKE_INVALID_CRITERIA = 4211;
-const MATCHMAKE_INVALID_ROOM_ID = 4212;
 const MATCHMAKE_EXPIRED = 4214;
 
 const CORS_HEADERS: Record<string, string> = {
@@ -25,8 +26,11 @@ const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Max-Age': '2592000',
 };
 
-const CREATING = new Set(['create', 'joinOrCreate']);
-const POST_ROUTE = /^\/matchmake\/(joinOrCreate|create|join|joinById|reconnect)\/([A-Za-z0-9_-]{1,64})$/;
+const CREATING: ReadonlySet<string> = new Set(['create', 'joinOrCreate']);
+/** joinById takes a room code as typed (spaces, dashes, percent-encoded): checked by roomIdOf. */
+const POST_ROUTE = /^\/matchmake\/(joinOrCreate|create|join|joinById|reconnect)\/([^/?#]{0,192})$/;
+/** A room id as Colyseus makes them, or a 6-digit room code. */
+const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const LIST_ROUTE = /^\/matchmake\/?(?:([A-Za-z0-9_-]{1,64}))?$/;
 /** Most rooms one listing answer names: a phone shows a handful; a flood of lobbies cannot make it megabytes. */
 export const MAX_LISTED = 50;
@@ -63,30 +67,34 @@ function isRefusal(value: unknown): value is Refusal {
   );
 }
 
+/** What a matchmaking request may become once counted: joinOrCreate past its creates only joins. */
+type Mode = 'create' | 'join' | 'joinById' | 'joinOrCreate' | 'reconnect';
+
+/** A client that went away while its body was being read: nothing to answer. */
+const ABORTED = Symbol('aborted');
+
 /**
- * Colyseus 0.15's `/matchmake/` handling, in front of it: the route matched exactly, the
- * per-address limits counted before the body is read, the body bounded (Content-Length and
- * the stream), parsed with caps, and the options validated by `parseJoinOptions` before the
+ * Colyseus 0.15's `/matchmake/` handling, in front of it: the route matched exactly; the bearer
+ * token verified and the Identity known before anything else (server/identity/); the limits that
+ * count people checked before the body is read; the body bounded (Content-Length and the
+ * stream), parsed with caps, and the options validated by `parseJoinOptions` before the
  * matchmaker may build a room or reserve a seat. Only then is the matchmaker called, with the
- * already-parsed options. Replies carry a stable code and a Korean sentence, never an internal
- * error text.
+ * already-parsed options and the Identity (never the token). Replies carry a stable code and a
+ * Korean sentence, never an internal error text.
  */
 export class MatchmakeGuard {
-  private readonly creates: MinuteWindow;
-  private readonly joins: MinuteWindow;
   private readonly trusted: ReadonlySet<string>;
-  readonly lobbies: LobbyLedger;
-  readonly pendingSeats: PendingSeats;
+  readonly limits: EdgeLimits;
   /** Requests in flight: reconnects in a pool of their own (server/ops/matchmakeGate.ts). */
   private readonly budget: MatchmakeBudget;
   private listing: { at: number; key: string; body: string } | null = null;
 
-  constructor(private readonly edge: EdgeConfig) {
-    this.creates = new MinuteWindow(edge.createsPerMinute);
-    this.joins = new MinuteWindow(edge.joinsPerMinute);
+  constructor(
+    private readonly edge: EdgeConfig,
+    readonly identities: Identities,
+  ) {
     this.trusted = new Set(edge.trustedProxies);
-    this.lobbies = new LobbyLedger(edge.lobbiesPerAddress, edge.idleLobbySeconds * 1000);
-    this.pendingSeats = new PendingSeats(edge.pendingSeatsPerAddress, edge.seatReservationSeconds * 1000);
+    this.limits = new EdgeLimits(edge);
     this.budget = new MatchmakeBudget(edge.maxPendingMatchmakes);
   }
 
@@ -106,28 +114,17 @@ export class MatchmakeGuard {
     }
     const route = req.method === 'POST' ? POST_ROUTE.exec(path) : null;
     if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
-    const [, method, target] = route;
-    if (method !== 'joinById' && method !== 'reconnect' && target !== ROOM_NAME)
+    const method = route[1] as Mode;
+    const target = route[2];
+    if (method === 'reconnect' ? !ROOM_ID.test(target) : method !== 'joinById' && target !== ROOM_NAME)
       return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
     // Redis away: at once, not after ioredis's queue gave up (server/ops/matchmakeGate.ts).
-    if (clusterRefusal(method, target)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
+    if (clusterRefusal(method, method === 'joinById' ? roomIdOf(target) : target))
+      return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
     // No drain check here: a draining process still places creates on the others (server/ops/scale.ts); the room refuses one placed here.
     if (this.budget.full(method)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
-    if (method === 'create' && !this.creates.take(address))
-      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
-    if (method !== 'create' && !this.joins.take(address)) return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
-    if (CREATING.has(method) && !this.lobbies.mayOpen(address))
-      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_LOBBIES' });
-    // Seats reserved and never used: one address cannot hold more than a few at once.
-    if (method !== 'reconnect' && !this.pendingSeats.mayReserve(address))
-      return this.refuse(req, res, headers, { status: 429, code: 'TOO_MANY_REQUESTS' });
-
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes)
-      return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
-
     const release = this.budget.take(method);
     let settled = false;
     const done = () => {
@@ -137,67 +134,161 @@ export class MatchmakeGuard {
       }
     };
     res.once('close', done);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > this.edge.maxBodyBytes) {
-        done();
-        return this.refuse(req, res, headers, { status: 413, code: 'PAYLOAD_TOO_LARGE' });
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', done);
-    req.on('end', () => {
-      if (settled) return;
-      const body = Buffer.concat(chunks, size).toString('utf8');
-      this.matchmake(method, target, body, address, req)
-        .then(
-          (reply) => send(res, 200, headers, reply),
-          (outcome: unknown) => {
-            if (outcome instanceof FixedReply) return send(res, 200, headers, { code: outcome.code, error: outcome.error });
-            if (isRefusal(outcome)) return this.refuse(req, res, headers, outcome);
-            // Anything else is our failure: answered at once as one, never passed on as a refusal.
-            edgeFailed('matchmake', outcome);
-            this.refuse(req, res, headers, { status: 500, code: 'SERVER_ERROR' });
-          },
-        )
-        .finally(done);
-    });
+    this.serve(req, res, method, target, address)
+      .then(
+        (reply) => send(res, 200, headers, reply),
+        (outcome: unknown) => {
+          if (outcome === ABORTED) return;
+          if (outcome instanceof FixedReply) return send(res, 200, headers, { code: outcome.code, error: outcome.error });
+          if (isRefusal(outcome)) return this.refuse(req, res, headers, outcome);
+          // Anything else is our failure: answered at once as one, never passed on as a refusal.
+          edgeFailed('matchmake', outcome);
+          this.refuse(req, res, headers, { status: 500, code: 'SERVER_ERROR' });
+        },
+      )
+      .finally(done);
   }
 
-  private async matchmake(method: string, target: string, body: string, address: string, req: IncomingMessage): Promise<unknown> {
-    const parsed = parseBoundedJson(body.trim() === '' ? '{}' : body);
-    if (!parsed.ok) throw { status: 400, code: parsed.tooBig ? 'PAYLOAD_TOO_LARGE' : 'BAD_OPTIONS' } satisfies Refusal;
-    if (!isPlain(parsed.value)) throw { status: 400, code: 'BAD_OPTIONS' } satisfies Refusal;
-    let options: Record<string, unknown>;
-    let spectator = false;
-    if (method === 'reconnect') {
-      const token = isPlain(parsed.value) ? (parsed.value as Record<string, unknown>).reconnectionToken : undefined;
-      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(parsed.value as object).length !== 1)
-        throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
-      options = { reconnectionToken: token };
-    } else {
-      const join = parseJoinOptions(parsed.value);
-      if (!join.ok) throw { status: 400, code: join.code, field: join.field } satisfies Refusal;
-      if (CREATING.has(method) && join.join.spectator) throw { status: 400, code: 'SPECTATOR_CANNOT_CREATE' } satisfies Refusal;
-      spectator = join.join.spectator;
-      options = parsed.value as Record<string, unknown>;
+  /** Who, how many, what: in that order, each step before anything the next one costs. */
+  private async serve(req: IncomingMessage, res: ServerResponse, method: Mode, target: string, address: string): Promise<unknown> {
+    const verdict = await this.identities.identify(req.headers.authorization, address);
+    if (!verdict.ok) throw { status: 401, code: verdict.code } satisfies Refusal;
+    const who = verdict.identity;
+    attachIdentity(req, who);
+
+    const roomId = method === 'joinById' ? roomIdOf(target) : target;
+    const { mode, cannotCreate } = await this.admit(method, roomId, who);
+    if (method === 'joinById' && roomId === null) {
+      this.limits.wrongCode(who);
+      throw { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
     }
-    const authorization = req.headers.authorization;
-    const token = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes) throw { status: 413, code: 'PAYLOAD_TOO_LARGE' } satisfies Refusal;
+    const body = await readBody(req, res, this.edge.maxBodyBytes);
+    const { options, spectator } = parseOptions(method, body, who);
+    return this.matchmake(mode, cannotCreate, roomId!, options, spectator, who, req);
+  }
+
+  /**
+   * The limits for this method, checked before the body is read: a refusal here costs nothing
+   * and charges nothing. Returns what the request will do (a joinOrCreate past its creates only
+   * joins). A reconnection, and an identity taking its seat back, are never refused for rate.
+   */
+  private async admit(method: Mode, roomId: string | null, who: Identity): Promise<{ mode: Mode; cannotCreate?: LimitCode }> {
+    switch (method) {
+      case 'reconnect':
+        return { mode: method };
+      case 'create': {
+        const refused = await this.limits.createRefusal(who);
+        if (refused) throw { status: 429, code: refused } satisfies Refusal;
+        this.limits.chargeCreate(who);
+        return { mode: method };
+      }
+      case 'joinOrCreate': {
+        // joinOrCreate that may create is charged as a create (refunded if it joined after all);
+        // past its creates it may still join a room, and nothing else.
+        const cannotCreate = await this.limits.createRefusal(who);
+        if (cannotCreate === null) {
+          this.limits.chargeCreate(who);
+          return { mode: method };
+        }
+        const refused = this.limits.joinRefusal(who);
+        if (refused) throw { status: 429, code: refused } satisfies Refusal;
+        this.limits.chargeJoin(who);
+        return { mode: 'join', cannotCreate };
+      }
+      case 'join': {
+        const refused = this.limits.joinRefusal(who);
+        if (refused) throw { status: 429, code: refused } satisfies Refusal;
+        this.limits.chargeJoin(who);
+        return { mode: method };
+      }
+      case 'joinById': {
+        const refused = this.limits.guessRefusal(who) ?? this.limits.joinRefusal(who);
+        if (refused && !(roomId !== null && (await this.takesSeatBack(roomId, who))))
+          throw { status: 429, code: refused } satisfies Refusal;
+        if (!refused) this.limits.chargeJoin(who);
+        return { mode: method };
+      }
+    }
+  }
+
+  private async matchmake(
+    mode: Mode,
+    cannotCreate: LimitCode | undefined,
+    roomId: string,
+    options: Record<string, unknown>,
+    spectator: boolean,
+    who: Identity,
+    req: IncomingMessage,
+  ): Promise<unknown> {
+    let reservation: { sessionId: string; room: { roomId: string; processId?: string; clients?: number } };
     try {
-      const reservation = (await (
-        matchMaker as unknown as Record<string, (name: string, options: unknown, auth: unknown) => Promise<unknown>>
-      )[method](target, options, { token, request: req })) as { sessionId: string; room: { roomId: string; processId?: string } };
-      if (method !== 'reconnect') this.pendingSeats.reserved(address, reservation);
-      // joinOrCreate that found a room joined it; only a fresh room (its first seat) is this address's lobby.
-      if (method === 'create' || (method === 'joinOrCreate' && (reservation.room as { clients?: number }).clients === 1))
-        this.lobbies.opened(address, reservation.room);
-      return reservation;
+      const call = matchMaker as unknown as Record<Mode, (target: string, options: unknown, auth: unknown) => Promise<typeof reservation>>;
+      // The token stays here: the room class's static onAuth reads the Identity off the request.
+      reservation = await call[mode](mode === 'joinById' || mode === 'reconnect' ? roomId : ROOM_NAME, options, {
+        token: undefined,
+        request: req,
+      });
     } catch (error) {
-      throw matchmakerRefusal(error, spectator, method === 'joinById' ? localSeatRefusal(target, options) : null);
+      throw this.failed(error, mode, cannotCreate, roomId, options, spectator, who);
+    }
+    if (mode === 'reconnect') return reservation;
+    this.limits.reserved(who, reservation);
+    // joinOrCreate that found a room joined it; only a fresh room (its first seat) is a lobby of this person.
+    const created = mode === 'create' || (mode === 'joinOrCreate' && reservation.room.clients === 1);
+    if (created) this.limits.opened(who, reservation.room);
+    else if (mode === 'joinOrCreate') {
+      this.limits.refundCreate(who);
+      this.limits.chargeJoin(who);
+    }
+    return reservation;
+  }
+
+  /** What a failed matchmaker call answers, with the wrong codes counted. */
+  private failed(
+    error: unknown,
+    mode: Mode,
+    cannotCreate: LimitCode | undefined,
+    roomId: string,
+    options: unknown,
+    spectator: boolean,
+    who: Identity,
+  ): unknown {
+    if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' } satisfies Refusal;
+    const e = error as { code?: unknown; message?: unknown } | null;
+    const notFound = e?.code === MATCHMAKE_INVALID_ROOM_ID && !/ is locked$/.test(String(e?.message ?? ''));
+    if (mode === 'joinById' && notFound) {
+      this.limits.wrongCode(who);
+      return { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
+    }
+    if (mode === 'reconnect') {
+      if (notFound) this.limits.wrongCode(who);
+      // Past the wrong codes, a failed reconnection says nothing about whether the room exists.
+      const refused = this.limits.guessRefusal(who);
+      if (refused) return { status: 429, code: refused } satisfies Refusal;
+    }
+    // A joinOrCreate that could only join found nothing to join: the reason it could not create.
+    if (cannotCreate && e?.code === MATCHMAKE_INVALID_CRITERIA) return { status: 429, code: cannotCreate } satisfies Refusal;
+    return matchmakerRefusal(error, spectator, mode === 'joinById' ? localSeatRefusal(roomId, options, who) : null);
+  }
+
+  /**
+   * Is this identity coming back to a seat it holds in the room (PROTOCOL v3: never refused for
+   * rate)? Asked only of a request a limit would refuse. A room elsewhere is looked up in the
+   * listing first, so a guesser's random codes cost no call to another process.
+   */
+  private async takesSeatBack(roomId: string, who: Identity): Promise<boolean> {
+    if (who.key === null) return false;
+    const room = localRoom<SeatedRoom>(roomId);
+    if (room) return holdsSeat(room, who);
+    try {
+      if (!(await matchMaker.driver.findOne({ roomId }))) return false;
+      const seat = await matchMaker.remoteRoomCall(roomId, 'seatOfIdentity', [who.key], SEAT_CHECK_TIMEOUT_MS);
+      return typeof seat === 'string';
+    } catch {
+      return false;
     }
   }
 
@@ -350,9 +441,68 @@ export class FixedReply {
 }
 
 /** Why a room of this process refused a seat (LATE_JOIN, ROOM_FULL, ...); null for a room elsewhere. */
-function localSeatRefusal(roomId: string, options: unknown): ErrorCode | null {
+function localSeatRefusal(roomId: string, options: unknown, who: Identity): ErrorCode | null {
   const room = localRoom<SeatedRoom>(roomId);
-  return room ? seatRefusal(room, options) : null;
+  return room ? seatRefusal(room, options, who) : null;
+}
+
+/** How long a seat check may wait on the room's process (only ever for a request a limit would refuse). */
+const SEAT_CHECK_TIMEOUT_MS = 500;
+
+/**
+ * The room a joinById names: the 6-digit code in any form a child types (spaces, dashes,
+ * percent-encoded in the URL), or a Colyseus id as before room codes; null when it names none
+ * (empty, spaced, undecodable): that is ROOM_NOT_FOUND, never BAD_REQUEST (PROTOCOL v3).
+ */
+export function roomIdOf(target: string): string | null {
+  let text: string;
+  try {
+    text = decodeURIComponent(target);
+  } catch {
+    return null;
+  }
+  return normalizeRoomCode(text) ?? (ROOM_ID.test(text) ? text : null);
+}
+
+/** Reads the (already size-checked) body, refusing it with 413 as soon as the stream passes `max`. */
+function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (outcome: unknown) => {
+      req.removeListener('data', onData);
+      reject(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) return fail({ status: 413, code: 'PAYLOAD_TOO_LARGE' } satisfies Refusal);
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.once('error', () => fail(ABORTED));
+    res.once('close', () => fail(ABORTED));
+  });
+}
+
+/** The options the matchmaker is given: parsed with caps, validated, the token's nickname over the client's. */
+function parseOptions(method: Mode, body: string, who: Identity): { options: Record<string, unknown>; spectator: boolean } {
+  const parsed = parseBoundedJson(body.trim() === '' ? '{}' : body);
+  if (!parsed.ok) throw { status: 400, code: parsed.tooBig ? 'PAYLOAD_TOO_LARGE' : 'BAD_OPTIONS' } satisfies Refusal;
+  if (!isPlain(parsed.value)) throw { status: 400, code: 'BAD_OPTIONS' } satisfies Refusal;
+  const value = parsed.value as Record<string, unknown>;
+  if (method === 'reconnect') {
+    const token = ownValue(value, 'reconnectionToken');
+    if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(value).length !== 1)
+      throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
+    return { options: { reconnectionToken: token }, spectator: false };
+  }
+  // PROTOCOL v3: an app token's nickname is the player's; the join option's is ignored (and may be absent).
+  const options = who.nickname !== undefined ? { ...value, nickname: who.nickname } : value;
+  const join = parseJoinOptions(options);
+  if (!join.ok) throw { status: 400, code: join.code, field: join.field } satisfies Refusal;
+  if (CREATING.has(method) && join.join.spectator) throw { status: 400, code: 'SPECTATOR_CANNOT_CREATE' } satisfies Refusal;
+  return { options, spectator: join.join.spectator };
 }
 
 function corsOrigin(req: IncomingMessage): string {

@@ -28,12 +28,28 @@ export interface OpsConfig {
 export interface EdgeConfig {
   /** Matchmaking bodies past this many bytes are refused with 413 before they are read. */
   maxBodyBytes: number;
+  // Per identity (an app or guest token's player): the limits that count people (issue 21).
+  /** `create`, and `joinOrCreate` that creates, per identity per minute. */
   createsPerMinute: number;
+  /** `join`, `joinById`, `joinOrCreate` that joins, per identity per minute (never a reconnection or a seat taken back). */
   joinsPerMinute: number;
-  /** Lobbies one address may hold open (created, not yet started or gone). */
+  /** Lobbies one identity may hold open (created, not yet started or gone). */
+  lobbiesPerPlayer: number;
+  /** Seat reservations one identity may hold at once before opening their sockets. */
+  pendingSeatsPerPlayer: number;
+  /** `joinById` of a room that does not exist, per identity per hour (issue 22: guessing codes). */
+  wrongCodesPerHour: number;
+  // Per client address: a coarse backstop sized for a school or a carrier NAT behind one
+  // address, and the only count of anonymous players (guest mode without a token).
+  addressCreatesPerMinute: number;
+  addressJoinsPerMinute: number;
+  /** Lobbies one address may hold open. */
   lobbiesPerAddress: number;
   /** Seat reservations one address may hold at once before opening their sockets. */
   pendingSeatsPerAddress: number;
+  addressWrongCodesPerHour: number;
+  /** Guest tokens (`POST /api/guest`) one address may be given per hour. */
+  guestsPerAddressPerHour: number;
   /** Open connections from one address that is not a trusted proxy. */
   connectionsPerAddress: number;
   /** Matchmaking requests in progress at once in this process; past it SERVER_BUSY. */
@@ -64,11 +80,19 @@ export const CONNECTION_CAPACITY = processConnectionCapacity();
 
 export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   maxBodyBytes: 4096,
+  // Why these numbers: docs/security.md "Limits that count people" (a school of 200 on one address).
   createsPerMinute: 10,
   joinsPerMinute: 30,
-  lobbiesPerAddress: 3,
-  pendingSeatsPerAddress: 3,
-  connectionsPerAddress: 64,
+  lobbiesPerPlayer: 3,
+  pendingSeatsPerPlayer: 3,
+  wrongCodesPerHour: 20,
+  addressCreatesPerMinute: 120,
+  addressJoinsPerMinute: 600,
+  lobbiesPerAddress: 100,
+  pendingSeatsPerAddress: 100,
+  addressWrongCodesPerHour: 60,
+  guestsPerAddressPerHour: 300,
+  connectionsPerAddress: 512,
   maxPendingMatchmakes: 200,
   maxConnections: CONNECTION_CAPACITY.maxConnections,
   headersTimeoutMs: 10_000,
@@ -91,8 +115,15 @@ export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({
   ...DEFAULT_EDGE,
   createsPerMinute: 0,
   joinsPerMinute: 0,
+  lobbiesPerPlayer: 0,
+  pendingSeatsPerPlayer: 0,
+  wrongCodesPerHour: 0,
+  addressCreatesPerMinute: 0,
+  addressJoinsPerMinute: 0,
   lobbiesPerAddress: 0,
   pendingSeatsPerAddress: 0,
+  addressWrongCodesPerHour: 0,
+  guestsPerAddressPerHour: 0,
   connectionsPerAddress: 0,
 });
 
@@ -214,8 +245,15 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     maxBodyBytes: int(env, 'MATCHMAKE_MAX_BODY_BYTES', d.maxBodyBytes, 256, 65_536),
     createsPerMinute: limitsOff ? 0 : int(env, 'CREATES_PER_MINUTE', d.createsPerMinute, 0, 100_000),
     joinsPerMinute: limitsOff ? 0 : int(env, 'JOINS_PER_MINUTE', d.joinsPerMinute, 0, 100_000),
-    lobbiesPerAddress: limitsOff ? 0 : int(env, 'LOBBIES_PER_ADDRESS', d.lobbiesPerAddress, 0, 10_000),
-    pendingSeatsPerAddress: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_ADDRESS', d.pendingSeatsPerAddress, 0, 10_000),
+    lobbiesPerPlayer: limitsOff ? 0 : int(env, 'LOBBIES_PER_PLAYER', d.lobbiesPerPlayer, 0, 10_000),
+    pendingSeatsPerPlayer: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_PLAYER', d.pendingSeatsPerPlayer, 0, 10_000),
+    wrongCodesPerHour: limitsOff ? 0 : int(env, 'WRONG_CODES_PER_HOUR', d.wrongCodesPerHour, 0, 1_000_000),
+    addressCreatesPerMinute: limitsOff ? 0 : int(env, 'ADDRESS_CREATES_PER_MINUTE', d.addressCreatesPerMinute, 0, 1_000_000),
+    addressJoinsPerMinute: limitsOff ? 0 : int(env, 'ADDRESS_JOINS_PER_MINUTE', d.addressJoinsPerMinute, 0, 1_000_000),
+    lobbiesPerAddress: limitsOff ? 0 : int(env, 'LOBBIES_PER_ADDRESS', d.lobbiesPerAddress, 0, 100_000),
+    pendingSeatsPerAddress: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_ADDRESS', d.pendingSeatsPerAddress, 0, 100_000),
+    addressWrongCodesPerHour: limitsOff ? 0 : int(env, 'ADDRESS_WRONG_CODES_PER_HOUR', d.addressWrongCodesPerHour, 0, 1_000_000),
+    guestsPerAddressPerHour: limitsOff ? 0 : int(env, 'GUESTS_PER_ADDRESS_PER_HOUR', d.guestsPerAddressPerHour, 0, 1_000_000),
     connectionsPerAddress: limitsOff ? 0 : int(env, 'CONNECTIONS_PER_ADDRESS', d.connectionsPerAddress, 0, 1_000_000),
     maxPendingMatchmakes: int(env, 'MAX_PENDING_MATCHMAKES', d.maxPendingMatchmakes, 1, 100_000),
     maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, MAX_CONNECTIONS_CEILING),

@@ -1,13 +1,16 @@
 /**
- * Seat reservations that cannot lock anyone out (issue 12). Colyseus 0.15 counts every
+ * Seat reservations that cannot lock anyone out (issues 12 and 21). Colyseus 0.15 counts every
  * unconsumed reservation against `maxClients` and locks the room when the sum reaches it, so
  * fifteen reservations that never open a socket shut a lobby for their whole lifetime. Here:
  * - a reservation is made only for valid options, and only while a place of its kind (a seat in
- *   an open lobby, a spectator place) is actually free;
+ *   an open lobby, a spectator place) is actually free, or for an identity that holds a seat in
+ *   the room (it is taking its seat back: never refused);
  * - pending reservations do not take the place: whoever opens the socket first sits down (the
  *   room's onAuth/onJoin checks the real seats), so reservations that never connect keep nobody
- *   out. They are bounded per room (MAX_PENDING_RESERVATIONS) and lapse after the short
- *   reservation time; the edge bounds them per client address;
+ *   out. They are bounded per room (MAX_PENDING_RESERVATIONS): past it the OLDEST pending
+ *   reservation is withdrawn to make room for the newcomer, never the other way round, so a few
+ *   addresses topping up reservations cannot keep a friend out. They lapse after the short
+ *   reservation time; the edge bounds them per identity and per address;
  * - reservations never lock the room (Colyseus's lock counts clients only);
  * - a refused create leaves none of the timers Colyseus started before `onCreate`.
  */
@@ -16,6 +19,7 @@ import { MAX_PLAYERS } from '../rules';
 import type { ErrorCode } from '../protocol';
 import { MAX_SPECTATORS } from './constants';
 import { parseJoinOptions } from './joinOptions';
+import { forgetHeldIdentity, holdForInstanceAuth, isIdentity } from '../identity/roomAuth';
 
 /** Unconsumed reservations one room holds at most, players and spectators together. */
 export const MAX_PENDING_RESERVATIONS = 32;
@@ -28,6 +32,17 @@ export interface SeatedRoom {
   reservedSeats: Record<string, Reservation>;
   state?: { phase: string; players: { size: number } };
   spectators: { size: number };
+  /**
+   * Contract with the room (core, issue 21 "seats that follow the identity"): the session id of
+   * the seat this identity holds in the room, if any. Absent: no identity holds a seat.
+   */
+  seatOfIdentity?(identityKey: string): string | undefined;
+}
+
+/** Does this identity (a reservation's authData) hold a seat in the room? Then it is coming back. */
+export function holdsSeat(room: SeatedRoom, identity: unknown): boolean {
+  if (!isIdentity(identity) || identity.key === null || typeof room.seatOfIdentity !== 'function') return false;
+  return room.seatOfIdentity(identity.key) !== undefined;
 }
 
 /** Reservations made and not yet consumed, by the kind of place they will take. */
@@ -47,20 +62,69 @@ export function pendingReservations(room: SeatedRoom): { players: number; specta
 
 /**
  * Why a new reservation with these options must be refused, or null when it may be made.
- * The same codes as the room's own join checks, so a client hears the real reason.
+ * The same codes as the room's own join checks, so a client hears the real reason. Pending
+ * reservations never refuse anyone: the oldest is withdrawn instead (reserveBounded).
  */
-export function seatRefusal(room: SeatedRoom, joinOptions: unknown): ErrorCode | null {
+export function seatRefusal(room: SeatedRoom, joinOptions: unknown, identity?: unknown): ErrorCode | null {
   const parsed = parseJoinOptions(joinOptions);
   if (!parsed.ok) return parsed.code;
-  const full: ErrorCode = parsed.join.spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL';
-  if (parsed.join.spectator) {
-    if (room.spectators.size >= MAX_SPECTATORS) return full;
-  } else {
-    if (room.state && room.state.phase !== 'lobby') return 'LATE_JOIN';
-    if ((room.state?.players.size ?? 0) >= MAX_PLAYERS) return full;
+  if (parsed.join.spectator) return room.spectators.size >= MAX_SPECTATORS ? 'SPECTATORS_FULL' : null;
+  if (holdsSeat(room, identity)) return null;
+  if (room.state && room.state.phase !== 'lobby') return 'LATE_JOIN';
+  if ((room.state?.players.size ?? 0) >= MAX_PLAYERS) return 'ROOM_FULL';
+  return null;
+}
+
+/** Pending reservations of a room in the order they were made (the oldest first), with who holds each. */
+const reservedOrder = new WeakMap<object, Map<string, string>>();
+
+/** Whose reservation it is: the identity, else the address; a reservation without either is its own holder. */
+function holderOf(sessionId: string, authData: unknown): string {
+  if (!isIdentity(authData)) return `session:${sessionId}`;
+  return authData.key ?? `address:${authData.address}`;
+}
+
+/**
+ * Makes room for one more pending reservation: past MAX_PENDING_RESERVATIONS - 1 a pending one is
+ * withdrawn (as its lapse would: the reservation, its timer, the listing's count), never the
+ * newcomer: the oldest of whoever holds the most pending reservations in this room, so someone
+ * topping up reservations loses them before a friend loses the one seat they are about to take.
+ * Its holder's socket, if it ever comes, is answered "seat reservation expired".
+ */
+function makeRoomForOneMore(room: Room & SeatedRoom): void {
+  const order = reservedOrder.get(room);
+  if (!order) return;
+  const pending = (id: string) => {
+    const seat = Object.prototype.propertyIsEnumerable.call(room.reservedSeats, id) ? room.reservedSeats[id] : undefined;
+    return seat !== undefined && !seat[2] && !seat[3];
+  };
+  for (const id of order.keys()) if (!pending(id)) order.delete(id);
+  while (order.size >= MAX_PENDING_RESERVATIONS) {
+    const held = new Map<string, number>();
+    for (const holder of order.values()) held.set(holder, (held.get(holder) ?? 0) + 1);
+    const most = Math.max(...held.values());
+    let victim = '';
+    for (const [id, holder] of order) {
+      if (held.get(holder) === most) {
+        victim = id;
+        break;
+      }
+    }
+    order.delete(victim);
+    withdraw(room, victim);
   }
-  const pending = pendingReservations(room);
-  return pending.players + pending.spectators >= MAX_PENDING_RESERVATIONS ? full : null;
+}
+
+function withdraw(room: Room & SeatedRoom, sessionId: string): void {
+  const internals = room as unknown as {
+    reservedSeatTimeouts: Record<string, ReturnType<typeof setTimeout>>;
+    _decrementClientCount(): Promise<unknown>;
+  };
+  clearTimeout(internals.reservedSeatTimeouts[sessionId]);
+  delete internals.reservedSeatTimeouts[sessionId];
+  delete room.reservedSeats[sessionId];
+  forgetHeldIdentity(room, sessionId);
+  internals._decrementClientCount().catch(() => undefined);
 }
 
 type ReserveSeat = (
@@ -80,7 +144,9 @@ const DISPOSING = 2;
  * Makes `roomClass` reserve only for a free place: Colyseus's private `_reserveSeat` (the one
  * call every matchmaking path ends in: create, join, joinById, joinOrCreate, and reservations
  * arriving from other processes) answers false first, which the matchmaker reports as a full
- * room. Reconnection holds pass untouched. And `hasReachedMaxClients` counts connected clients
+ * room; a newcomer withdraws the oldest pending reservation past the per-room bound; the
+ * Identity the reservation carries is kept for the room (server/identity/roomAuth.ts).
+ * Reconnection holds pass untouched. And `hasReachedMaxClients` counts connected clients
  * only, so pending reservations never lock the room. Idempotent.
  */
 export function boundReservations(roomClass: { prototype: object }): void {
@@ -96,8 +162,13 @@ export function boundReservations(roomClass: { prototype: object }): void {
     allowReconnection?: boolean,
     devMode?: boolean,
   ) {
-    if (!allowReconnection && seatRefusal(this, joinOptions) !== null) return Promise.resolve(false);
-    return reserve.call(this, sessionId, joinOptions, authData, seconds, allowReconnection, devMode);
+    if (allowReconnection) return reserve.call(this, sessionId, joinOptions, authData, seconds, allowReconnection, devMode);
+    if (seatRefusal(this, joinOptions, authData) !== null) return Promise.resolve(false);
+    makeRoomForOneMore(this);
+    let order = reservedOrder.get(this);
+    if (!order) reservedOrder.set(this, (order = new Map()));
+    order.set(sessionId, holderOf(sessionId, authData));
+    return reserve.call(this, sessionId, joinOptions, holdForInstanceAuth(this, sessionId, authData), seconds, allowReconnection, devMode);
   } as ReserveSeat;
   proto.hasReachedMaxClients = function (this: { clients: { length: number }; maxClients: number; _internalState: number }) {
     return this.clients.length >= this.maxClients || this._internalState === DISPOSING;

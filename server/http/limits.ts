@@ -1,0 +1,106 @@
+import type { EdgeConfig } from '../ops/config';
+import type { Identity } from '../identity/types';
+import { LobbyLedger, PendingSeats } from './lobbies';
+import { HourWindow, MinuteWindow } from './windows';
+
+export type LimitCode = 'TOO_MANY_REQUESTS' | 'TOO_MANY_LOBBIES' | 'TOO_MANY_GUESSES';
+
+/** One limit counted twice: per identity (a person) and per address (the backstop). */
+interface Pair<T> {
+  player: T;
+  address: T;
+}
+
+/**
+ * The matchmaking limits that count people (issue 21). Each is counted per identity (an app or
+ * guest token's player) and, as a coarse backstop sized for a school or a carrier NAT, per client
+ * address; an anonymous player (guest mode, no token) is counted by its address alone. A request
+ * passes when every count it touches has room; only then is it charged, at every level.
+ * Reconnections and identities taking their seat back are never counted here (the guard does not
+ * ask). docs/security.md "Limits that count people" gives each number and why.
+ */
+export class EdgeLimits {
+  private readonly creates: Pair<MinuteWindow>;
+  private readonly joins: Pair<MinuteWindow>;
+  private readonly wrongCodes: Pair<HourWindow>;
+  private readonly guests: HourWindow;
+  private readonly lobbies: Pair<LobbyLedger>;
+  private readonly pending: Pair<PendingSeats>;
+
+  constructor(edge: EdgeConfig, now: () => number = Date.now) {
+    const seatMs = edge.seatReservationSeconds * 1000;
+    this.creates = { player: new MinuteWindow(edge.createsPerMinute, now), address: new MinuteWindow(edge.addressCreatesPerMinute, now) };
+    this.joins = { player: new MinuteWindow(edge.joinsPerMinute, now), address: new MinuteWindow(edge.addressJoinsPerMinute, now) };
+    this.wrongCodes = { player: new HourWindow(edge.wrongCodesPerHour, now), address: new HourWindow(edge.addressWrongCodesPerHour, now) };
+    this.guests = new HourWindow(edge.guestsPerAddressPerHour, now);
+    this.lobbies = { player: new LobbyLedger(edge.lobbiesPerPlayer, now), address: new LobbyLedger(edge.lobbiesPerAddress, now) };
+    this.pending = {
+      player: new PendingSeats(edge.pendingSeatsPerPlayer, seatMs, now),
+      address: new PendingSeats(edge.pendingSeatsPerAddress, seatMs, now),
+    };
+  }
+
+  /** Why this identity may not create a room now (or a joinOrCreate may not create), else null. Charges nothing. */
+  async createRefusal(who: Identity): Promise<LimitCode | null> {
+    if (!this.each(who, (w, key) => w.peek(key), this.creates)) return 'TOO_MANY_REQUESTS';
+    if (!this.seatsFree(who)) return 'TOO_MANY_REQUESTS';
+    for (const [ledger, key] of this.levels(who, this.lobbies)) if (!(await ledger.mayOpen(key))) return 'TOO_MANY_LOBBIES';
+    return null;
+  }
+
+  chargeCreate(who: Identity): void {
+    for (const [window, key] of this.levels(who, this.creates)) window.take(key);
+  }
+
+  /** A joinOrCreate charged as a create that joined a room after all. */
+  refundCreate(who: Identity): void {
+    for (const [window, key] of this.levels(who, this.creates)) window.giveBack(key);
+  }
+
+  /** Why this identity may not join a room now, else null. Charges nothing. */
+  joinRefusal(who: Identity): LimitCode | null {
+    if (!this.each(who, (w, key) => w.peek(key), this.joins)) return 'TOO_MANY_REQUESTS';
+    return this.seatsFree(who) ? null : 'TOO_MANY_REQUESTS';
+  }
+
+  chargeJoin(who: Identity): void {
+    for (const [window, key] of this.levels(who, this.joins)) window.take(key);
+  }
+
+  /** Past its wrong room codes: every joinById is refused (a right code past the limit would tell). */
+  guessRefusal(who: Identity): LimitCode | null {
+    return this.each(who, (w, key) => w.peek(key), this.wrongCodes) ? null : 'TOO_MANY_GUESSES';
+  }
+
+  wrongCode(who: Identity): void {
+    for (const [window, key] of this.levels(who, this.wrongCodes)) window.take(key);
+  }
+
+  /** One more guest token for this address? Counts it when so. */
+  mayIssueGuest(address: string): boolean {
+    return this.guests.take(address);
+  }
+
+  opened(who: Identity, room: { roomId: string; processId?: string }): void {
+    for (const [ledger, key] of this.levels(who, this.lobbies)) ledger.opened(key, room);
+  }
+
+  reserved(who: Identity, reservation: { sessionId: string; room: { roomId: string; processId?: string } }): void {
+    for (const [seats, key] of this.levels(who, this.pending)) seats.reserved(key, reservation);
+  }
+
+  private seatsFree(who: Identity): boolean {
+    return this.levels(who, this.pending).every(([seats, key]) => seats.mayReserve(key));
+  }
+
+  /** The counters a request touches: its identity's (when it has one) and its address's. */
+  private levels<T>(who: Identity, pair: Pair<T>): [T, string][] {
+    const out: [T, string][] = [[pair.address, who.address]];
+    if (who.key !== null) out.unshift([pair.player, who.key]);
+    return out;
+  }
+
+  private each<T>(who: Identity, test: (counter: T, key: string) => boolean, pair: Pair<T>): boolean {
+    return this.levels(who, pair).every(([counter, key]) => test(counter, key));
+  }
+}
