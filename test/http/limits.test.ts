@@ -19,25 +19,33 @@ describe('http: limits an operator sets', function () {
     await Promise.all(matchMaker.disconnectAll());
   });
 
-  describe('creates, joins and lobbies per client address', () => {
-    const ts = useEdge({ createsPerMinute: 4, joinsPerMinute: 6, lobbiesPerAddress: 2, trustedProxies: ['127.0.0.1'] });
+  describe('creates, joins and lobbies per client address (anonymous players are counted by their address)', () => {
+    const ts = useEdge({ addressCreatesPerMinute: 4, addressJoinsPerMinute: 6, lobbiesPerAddress: 2, trustedProxies: ['127.0.0.1'] });
     const port = () => ts.server.port;
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-    it('refuses a third open lobby with TOO_MANY_LOBBIES, a fifth create a minute with TOO_MANY_REQUESTS', async () => {
+    it('refuses a third open lobby with TOO_MANY_LOBBIES, a fifth create a minute with TOO_MANY_REQUESTS; joinOrCreate past them only joins', async () => {
       const a = from('198.51.100.1');
-      const first = await post(port(), CREATE, { nickname: '하나' }, a);
-      const second = await post(port(), CREATE, { nickname: '둘' }, a);
+      const first = await post(port(), CREATE, { nickname: '하나', private: true }, a);
+      const second = await post(port(), CREATE, { nickname: '둘', private: true }, a);
       assert.ok(first.json.room && second.json.room);
       assertCode(await post(port(), CREATE, { nickname: '셋' }, a), 429, 'TOO_MANY_LOBBIES');
-      assertCode(await post(port(), `/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '셋' }, { ...a }), 429, 'TOO_MANY_LOBBIES');
-      // Another address is not affected.
-      assert.ok((await post(port(), CREATE, { nickname: '남' }, from('198.51.100.2'))).json.room);
-      // Once a lobby is gone, the address may open another; the per-minute count still holds.
+      // Quick match that would create counts as a create: with nothing to join, it is refused too.
+      assertCode(await post(port(), `/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '셋' }, a), 429, 'TOO_MANY_LOBBIES');
+      // Another address is not affected; and quick match from the first one joins its room instead of creating.
+      const other = await post(port(), CREATE, { nickname: '남' }, from('198.51.100.2'));
+      assert.ok(other.json.room);
+      const quick = await post(port(), `/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '빠른' }, a);
+      assert.equal(quick.json.room?.roomId, other.json.room.roomId, 'joined, did not create');
+      // Once a lobby is gone, the address may open another; the per-minute count still holds
+      // (refusals were not counted: two creates so far).
       await matchMaker.getRoomById(first.json.room.roomId)!.disconnect();
-      assert.ok((await post(port(), CREATE, { nickname: '넷' }, a)).json.room);
+      const fourth = await post(port(), CREATE, { nickname: '넷' }, a);
+      assert.ok(fourth.json.room);
       await matchMaker.getRoomById(second.json.room.roomId)!.disconnect();
-      assertCode(await post(port(), CREATE, { nickname: '다섯' }, a), 429, 'TOO_MANY_REQUESTS');
+      assert.ok((await post(port(), CREATE, { nickname: '다섯' }, a)).json.room);
+      await matchMaker.getRoomById(fourth.json.room.roomId)!.disconnect();
+      assertCode(await post(port(), CREATE, { nickname: '여섯' }, a), 429, 'TOO_MANY_REQUESTS');
     });
 
     it('refuses joins past the per-minute limit with TOO_MANY_REQUESTS, counted before the body is read', async () => {
@@ -58,7 +66,7 @@ describe('http: limits an operator sets', function () {
   });
 
   describe('X-Forwarded-For without TRUSTED_PROXY', () => {
-    const ts = useEdge({ createsPerMinute: 1 });
+    const ts = useEdge({ addressCreatesPerMinute: 1 });
     it('is ignored: every header still counts as the one peer address', async () => {
       assert.ok((await post(ts.server.port, CREATE, { nickname: '하나' }, { 'x-forwarded-for': '198.51.100.1' })).json.room);
       assertCode(await post(ts.server.port, CREATE, { nickname: '둘' }, { 'x-forwarded-for': '198.51.100.2' }), 429, 'TOO_MANY_REQUESTS');

@@ -43,10 +43,18 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
       `/matchmake/create/`,
       `/matchmake/destroy/${ROOM_NAME}`,
       `/matchmake/create/other-room`,
-      `/matchmake/joinById/${'x'.repeat(65)}`,
+      `/matchmake/reconnect/${'x'.repeat(65)}`,
     ]) {
       assertRefusal(await post(port(), path, { nickname: '민수' }), 404, 'BAD_REQUEST');
     }
+    // A joinById names a room whatever it says: one that names none is ROOM_NOT_FOUND (PROTOCOL v3).
+    for (const path of [
+      `/matchmake/joinById/${'x'.repeat(65)}`,
+      '/matchmake/joinById/',
+      '/matchmake/joinById/%20',
+      '/matchmake/joinById/12%2034',
+    ])
+      assertRefusal(await post(port(), path, { nickname: '민수' }), 404, 'ROOM_NOT_FOUND');
     assertRefusal(await request(port(), 'PUT', CREATE, '{}'), 405, 'BAD_REQUEST');
     assert.equal(await roomCount(), 0, 'no room was created by any of them');
     // CORS preflight and the listing still work as Colyseus's did.
@@ -138,9 +146,12 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
   });
 
   it('answers Colyseus outcomes with fixed texts, and keeps the room refusals of the room', async () => {
-    const missing = await post(port(), '/matchmake/joinById/nosuchroom', { nickname: '민수' });
-    assert.equal(missing.status, 200);
-    assert.deepEqual(missing.json, { code: 4212, error: 'room not found' });
+    // A wrong room code is ours now (PROTOCOL v3): 404 ROOM_NOT_FOUND, "ROOM_NOT_FOUND: 한국어".
+    assertRefusal(await post(port(), '/matchmake/joinById/nosuchroom', { nickname: '민수' }), 404, 'ROOM_NOT_FOUND');
+    assertRefusal(await post(port(), '/matchmake/joinById/123456', { nickname: '민수' }), 404, 'ROOM_NOT_FOUND');
+    await assert.rejects(new Client(ts.endpoint).joinById('654 321', { nickname: '민수' }), (e: Error) =>
+      e.message.startsWith(`ROOM_NOT_FOUND: ${ROOM_MESSAGES.ROOM_NOT_FOUND}`),
+    );
     const join = await post(port(), `/matchmake/join/${ROOM_NAME}`, { nickname: '민수' });
     assert.deepEqual(join.json, { code: 4211, error: 'no rooms found' });
     const reconnect = await post(port(), '/matchmake/reconnect/nosuchroom', { reconnectionToken: 'abc' });

@@ -69,7 +69,7 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
     port = await freePort();
     // The backend even serves /metrics publicly here: nginx must be what keeps it in.
     ts = await bootEdge(
-      { trustedProxies: ['127.0.0.1'], opsOnPublicPort: true, createsPerMinute: 4 },
+      { trustedProxies: ['127.0.0.1'], opsOnPublicPort: true, addressCreatesPerMinute: 4 },
       { publicAddress: `127.0.0.1:${port}/p1` },
     );
     dir = mkdtempSync(path.join(os.tmpdir(), 'cockroach-nginx-'));
@@ -152,6 +152,19 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
       spoofed.map((r) => r.json?.code ?? 'created'),
       ['created', 'created', 'created', 'TOO_MANY_REQUESTS'],
     );
+  });
+
+  it('passes guest tokens (POST only), room codes as typed, and reconnections', async () => {
+    const guest = await request(port, 'POST', '/api/guest', '');
+    assert.equal(guest.status, 200);
+    assert.ok(typeof guest.json.token === 'string');
+    assert.equal((await request(port, 'GET', '/api/guest')).status, 403);
+    for (const code of ['123%20456', '123-456']) {
+      const reply = await post(port, `/matchmake/joinById/${code}`, { nickname: '민수' });
+      assert.equal(reply.json?.code, 'ROOM_NOT_FOUND', `${code}: answered by the server`);
+    }
+    const reconnect = await post(port, '/matchmake/reconnect/abc', { reconnectionToken: 'x' });
+    assert.equal(reconnect.json?.code, 4212, 'answered by the server');
   });
 
   it('passes /play and /api/games/ (GET only) to the server', async () => {

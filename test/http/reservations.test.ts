@@ -5,6 +5,7 @@ import { MAX_PLAYERS } from '../../server/rules';
 import { MAX_SPECTATORS } from '../../server/room/constants';
 import { MAX_PENDING_RESERVATIONS, pendingReservations, seatRefusal } from '../../server/room/reservations';
 import { Tracked } from '../support/server';
+import { DEFAULT_EDGE } from '../../server/ops/config';
 import { openTable, startTable } from '../support/table';
 import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
 
@@ -61,17 +62,22 @@ describe('http: seat reservations cannot lock anyone out', function () {
     await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'the unused reservations lapse', 5000);
   });
 
-  it('bounds pending reservations per room, and spectator places by the spectators present', async () => {
+  it('bounds pending reservations per room by withdrawing the oldest, never the newcomer; spectator places by the spectators present', async () => {
     const { host, roomId, room } = await lobby();
     const replies = [];
     for (let i = 0; i < MAX_PENDING_RESERVATIONS + 3; i++)
       replies.push(
         (await post(port(), `/matchmake/joinById/${roomId}`, { spectator: true }, { 'x-forwarded-for': `203.0.113.${i}` })).json,
       );
-    assert.equal(replies.filter((r) => r.sessionId).length, MAX_PENDING_RESERVATIONS);
-    assert.ok(replies.slice(MAX_PENDING_RESERVATIONS).every((r) => r.code === 'SPECTATORS_FULL'));
+    assert.equal(replies.filter((r) => r.sessionId).length, MAX_PENDING_RESERVATIONS + 3, 'everyone who arrives gets a reservation');
     assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: MAX_PENDING_RESERVATIONS });
+    // The three oldest lost their place: their sockets are refused; the newest sits down.
+    const withdrawn = replies.slice(0, 3);
+    assert.ok(withdrawn.every((r) => !Object.prototype.hasOwnProperty.call(room.reservedSeats, r.sessionId)));
+    const newest = replies.at(-1);
+    const seated = await ts.client().consumeSeatReservation(newest);
     assert.equal(room.locked, false);
+    await seated.leave();
     await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'reservations lapsed', 5000);
     const watchers = [];
     for (let i = 0; i < MAX_SPECTATORS; i++) watchers.push(await ts.client().joinById(roomId, { spectator: true }));
@@ -109,17 +115,13 @@ describe('http: seat reservations cannot lock anyone out', function () {
     const many = Object.fromEntries(
       Array.from({ length: MAX_PENDING_RESERVATIONS }, (_, i) => [`s${i}`, [{ spectator: true }, undefined, false, false]]),
     );
-    assert.equal(seatRefusal(room('lobby', 1, 0, many), { nickname: 'a' }), 'ROOM_FULL', 'but the pending ones are bounded');
-    assert.equal(
-      seatRefusal(room('lobby', 1, 0, { ...many, s0: [{ nickname: 'b' }, undefined, true, false] }), { nickname: 'a' }),
-      null,
-      'a consumed reservation is a client, not pending',
-    );
-    assert.equal(
-      seatRefusal(room('lobby', 1, 0, { ...many, s0: [true, undefined, false, true] }), { nickname: 'a' }),
-      null,
-      'a held seat is not pending either',
-    );
+    assert.equal(seatRefusal(room('lobby', 1, 0, many), { nickname: 'a' }), null, 'pending ones never refuse: the oldest gives way');
+    // An identity holding a seat takes it back whatever the phase or the count (the room says whose seats are whose).
+    const holding = { ...room('playing', 6, 0), seatOfIdentity: (key: string) => (key === 'guest:me' ? 'sid' : undefined) };
+    const me = { key: 'guest:me', kind: 'guest', address: '127.0.0.1' };
+    assert.equal(seatRefusal(holding, { nickname: 'a' }, me), null);
+    assert.equal(seatRefusal(holding, { nickname: 'a' }, { ...me, key: 'guest:other' }), 'LATE_JOIN');
+    assert.equal(seatRefusal(holding, { nickname: 'a' }), 'LATE_JOIN');
     assert.equal(seatRefusal(room('playing', 2, 0), { nickname: 'a' }), 'LATE_JOIN');
     assert.equal(seatRefusal(room('playing', 2, 10), { spectator: true }), 'SPECTATORS_FULL');
     assert.equal(seatRefusal(room('lobby', 1, 0), {}), 'BAD_NICKNAME');
@@ -129,8 +131,8 @@ describe('http: seat reservations cannot lock anyone out', function () {
     const timers = timerCount();
     for (let i = 0; i < 300; i++) {
       // Straight to the matchmaker, past the HTTP guard: the room's own refusal must be clean too.
-      await assert.rejects(matchMaker.create(ROOM_NAME, { nickname: '' }), /BAD_NICKNAME/);
-      await assert.rejects(matchMaker.create(ROOM_NAME, { spectator: true }), /SPECTATOR_CANNOT_CREATE/);
+      await assert.rejects(matchMaker.create(ROOM_NAME, { nickname: '' }, {}), /BAD_NICKNAME/);
+      await assert.rejects(matchMaker.create(ROOM_NAME, { spectator: true }, {}), /SPECTATOR_CANNOT_CREATE/);
     }
     assert.equal(await roomCount(), 0);
     assert.ok(timerCount() <= timers + 2, `timers ${timers} -> ${timerCount()}`);
@@ -168,5 +170,35 @@ describe('http: lobbies that never start', function () {
     await idle.until(() => idle.leftWith !== null, 'closed', 5000);
     assert.equal(matchMaker.getRoomById(idle.room.roomId), undefined);
     assert.ok(matchMaker.getRoomById(table.room.roomId), 'the started game goes on');
+  });
+});
+
+describe('http: seat reservations at the default limits', function () {
+  this.timeout(30000);
+  const defaults = useEdge({ ...DEFAULT_EDGE, trustedProxies: ['127.0.0.1'] });
+
+  it('lets six friends in while a dozen addresses keep topping up pending reservations (issue 21)', async () => {
+    const host = new Tracked(await defaults.client().create<CockroachState>(ROOM_NAME, { nickname: '방장' }, CockroachState), 'host');
+    await host.until(() => host.state.players.size === 1, 'host seated');
+    const roomId = host.room.roomId;
+    const room = matchMaker.getRoomById(roomId) as never;
+    // Twelve addresses reserve as fast as they are answered, renewing what lapses or is withdrawn.
+    let topping = true;
+    const topUp = Array.from({ length: 12 }, async (_, a) => {
+      for (let n = 0; topping; n++)
+        await post(
+          defaults.server.port,
+          `/matchmake/joinById/${roomId}`,
+          { nickname: `자리${n % 100}` },
+          { 'x-forwarded-for': `198.51.100.${a}` },
+        );
+    });
+    await waitFor(() => pendingReservations(room).players >= MAX_PENDING_RESERVATIONS - 1, 'the room full of pending reservations');
+    const friends = [];
+    for (let i = 0; i < MAX_PLAYERS - 1; i++) friends.push(await defaults.client().joinById(roomId, { nickname: `친구${i}` }));
+    topping = false;
+    await Promise.all(topUp);
+    await host.until(() => host.state.players.size === MAX_PLAYERS, 'every friend seated');
+    await Promise.all([...friends, host.room].map((c) => c.leave()));
   });
 });

@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
@@ -9,23 +12,37 @@ import type { TestServer } from '../support/server';
 
 export { ROOM_NAME };
 
-/** An in-process server on port 0 with these edge settings (the rest as embedded). */
-export async function bootEdge(edge: Partial<EdgeConfig> = {}, ops: Partial<OpsConfig> = {}): Promise<TestServer> {
+/**
+ * An in-process server on port 0 with these edge settings (the rest as embedded). `env` is what
+ * it reads for identities and records (AUTH_JWT_*, DATA_DIR): a fresh data directory unless given,
+ * so each server has its own guest key.
+ */
+export async function bootEdge(
+  edge: Partial<EdgeConfig> = {},
+  ops: Partial<OpsConfig> = {},
+  env: Record<string, string | undefined> = { DATA_DIR: freshDataDir() },
+): Promise<TestServer> {
   const server: RunningServer = await startServer({
     port: 0,
     reconnectGraceSeconds: 90,
     messageBurst: 1_000_000,
     messagesPerSecond: 1_000_000,
     ops: { ...EMBEDDED_OPS, ...ops, edge: { ...EMBEDDED_EDGE, ...edge } },
+    recordsEnv: { DATA_DIR: env.DATA_DIR ?? freshDataDir(), DATABASE_FILE: env.DATABASE_FILE },
+    identityEnv: env,
   });
   const endpoint = `ws://127.0.0.1:${server.port}`;
   return { server, endpoint, client: () => new Client(endpoint), serverRoom: (id) => matchMaker.getRoomById(id) as never };
 }
 
+export function freshDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'cockroach-edge-'));
+}
+
 /** Boots for the enclosing `describe`, closes after. */
-export function useEdge(edge: Partial<EdgeConfig> = {}): TestServer {
+export function useEdge(edge: Partial<EdgeConfig> = {}, env?: Record<string, string | undefined>): TestServer {
   const ts = {} as TestServer;
-  before(async () => Object.assign(ts, await bootEdge(edge)));
+  before(async () => Object.assign(ts, await bootEdge(edge, {}, env)));
   after(async () => ts.server.close());
   return ts;
 }
