@@ -4,7 +4,7 @@ import type { EdgeConfig } from '../ops/config';
 import { ErrorCode, MATCHMAKE_INVALID_ROOM_ID, normalizeRoomCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
 import { RULE_MESSAGES } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
-import { holdsSeat, SeatedRoom, seatRefusal } from '../room/reservations';
+import { holdsSeat, SeatedRoom, seatRefusal, TokenRoom } from '../room/reservations';
 import type { Identities } from '../identity/tokens';
 import type { Identity } from '../identity/types';
 import { attachIdentity } from '../identity/roomAuth';
@@ -232,7 +232,7 @@ export class MatchmakeGuard {
         request: req,
       });
     } catch (error) {
-      throw this.failed(error, mode, cannotCreate, roomId, options, spectator, who);
+      throw await this.failed(error, mode, cannotCreate, roomId, options, spectator, who);
     }
     if (mode === 'reconnect') return reservation;
     this.limits.reserved(who, reservation);
@@ -247,15 +247,15 @@ export class MatchmakeGuard {
   }
 
   /** What a failed matchmaker call answers, with the wrong codes counted. */
-  private failed(
+  private async failed(
     error: unknown,
     mode: Mode,
     cannotCreate: LimitCode | undefined,
     roomId: string,
-    options: unknown,
+    options: Record<string, unknown>,
     spectator: boolean,
     who: Identity,
-  ): unknown {
+  ): Promise<unknown> {
     if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' } satisfies Refusal;
     const e = error as { code?: unknown; message?: unknown } | null;
     const notFound = e?.code === MATCHMAKE_INVALID_ROOM_ID && !/ is locked$/.test(String(e?.message ?? ''));
@@ -263,15 +263,28 @@ export class MatchmakeGuard {
       this.limits.wrongCode(who);
       return { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
     }
-    if (mode === 'reconnect') {
-      if (notFound) this.limits.wrongCode(who);
-      // Past the wrong codes, a failed reconnection says nothing about whether the room exists.
-      const refused = this.limits.guessRefusal(who);
-      if (refused) return { status: 429, code: refused } satisfies Refusal;
+    if (mode === 'reconnect' && e?.code === MATCHMAKE_EXPIRED) {
+      // The room exists but holds no seat for this token. "Expired, try again" only when the token
+      // is a connected client's (its drop not noticed yet); otherwise the same answer as for no
+      // room at all, so a reconnect with a made-up token never tells whether a code is a live room.
+      if (!(await this.tokenOfConnectedClient(roomId, options.reconnectionToken)))
+        return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
     }
     // A joinOrCreate that could only join found nothing to join: the reason it could not create.
     if (cannotCreate && e?.code === MATCHMAKE_INVALID_CRITERIA) return { status: 429, code: cannotCreate } satisfies Refusal;
     return matchmakerRefusal(error, spectator, mode === 'joinById' ? localSeatRefusal(roomId, options, who) : null);
+  }
+
+  /** Is this reconnection token the current one of a client still connected to the room (here or on its process)? */
+  private async tokenOfConnectedClient(roomId: string, token: unknown): Promise<boolean> {
+    if (typeof token !== 'string') return false;
+    const room = localRoom<TokenRoom>(roomId);
+    if (room) return room.hasConnectedToken(token) === true;
+    try {
+      return (await matchMaker.remoteRoomCall(roomId, 'hasConnectedToken', [token], SEAT_CHECK_TIMEOUT_MS)) === true;
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -39,6 +39,15 @@ export interface SeatedRoom {
   seatOfIdentity?(identityKey: string): string | undefined;
 }
 
+/**
+ * A room answers, from its own process (a remote call in Redis mode), whether a reconnection
+ * token is the current one of a client still connected: its drop not noticed yet, so "expired,
+ * try again" is the honest answer; any other token that holds no seat learns nothing.
+ */
+export interface TokenRoom {
+  hasConnectedToken(token: string): boolean;
+}
+
 /** Does this identity (a reservation's authData) hold a seat in the room? Then it is coming back. */
 export function holdsSeat(room: SeatedRoom, identity: unknown): boolean {
   if (!isIdentity(identity) || identity.key === null || typeof room.seatOfIdentity !== 'function') return false;
@@ -147,7 +156,8 @@ const DISPOSING = 2;
  * room; a newcomer withdraws the oldest pending reservation past the per-room bound; the
  * Identity the reservation carries is kept for the room (server/identity/roomAuth.ts).
  * Reconnection holds pass untouched. And `hasReachedMaxClients` counts connected clients
- * only, so pending reservations never lock the room. Idempotent.
+ * only, so pending reservations never lock the room; `hasConnectedToken` (TokenRoom) is added
+ * for the guard's reconnect answers. Idempotent.
  */
 export function boundReservations(roomClass: { prototype: object }): void {
   const proto = roomClass.prototype as Record<string | symbol, unknown>;
@@ -170,6 +180,9 @@ export function boundReservations(roomClass: { prototype: object }): void {
     order.set(sessionId, holderOf(sessionId, authData));
     return reserve.call(this, sessionId, joinOptions, holdForInstanceAuth(this, sessionId, authData), seconds, allowReconnection, devMode);
   } as ReserveSeat;
+  proto.hasConnectedToken = function (this: { clients: { _reconnectionToken?: string }[] }, token: unknown) {
+    return typeof token === 'string' && this.clients.some((client) => client._reconnectionToken === token);
+  };
   proto.hasReachedMaxClients = function (this: { clients: { length: number }; maxClients: number; _internalState: number }) {
     return this.clients.length >= this.maxClients || this._internalState === DISPOSING;
   };

@@ -156,6 +156,17 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
     assert.deepEqual(join.json, { code: 4211, error: 'no rooms found' });
     const reconnect = await post(port(), '/matchmake/reconnect/nosuchroom', { reconnectionToken: 'abc' });
     assert.deepEqual(reconnect.json, { code: 4212, error: 'room not found' });
+    // A made-up token for a live room gets the very same answer: reconnect tells nobody which codes are rooms.
+    const live = await new Client(ts.endpoint).create(ROOM_NAME, { nickname: '방장' });
+    const guessed = await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: 'abc' });
+    assert.equal(guessed.body, reconnect.body);
+    // While the room has not yet noticed a drop, the dropped client's own token is "expired, try again".
+    const [, ownToken] = live.reconnectionToken.split(':');
+    assert.deepEqual((await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: ownToken })).json, {
+      code: 4214,
+      error: 'reconnection expired',
+    });
+    await live.leave();
     assertRefusal(await post(port(), '/matchmake/reconnect/x', { reconnectionToken: 'abc', nickname: 'x' }), 400, 'BAD_REQUEST');
     // colyseus.js still turns them into its errors, the SDK's "CODE: 한국어" included.
     await assert.rejects(new Client(ts.endpoint).create(ROOM_NAME, { nickname: '' }), (e: Error) =>
