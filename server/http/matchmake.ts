@@ -264,24 +264,23 @@ export class MatchmakeGuard {
       return { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
     }
     if (mode === 'reconnect' && e?.code === MATCHMAKE_EXPIRED) {
-      // The room exists but holds no seat for this token. "Expired, try again" only when the token
-      // is a connected client's (its drop not noticed yet); otherwise the same answer as for no
-      // room at all, so a reconnect with a made-up token never tells whether a code is a live room.
-      if (!(await this.tokenOfConnectedClient(roomId, options.reconnectionToken)))
-        return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
+      // The room exists but holds no seat for this token. "Expired" only when the room handed the
+      // token out (a client whose drop is not noticed yet, or who left: its seat is gone); a
+      // made-up token gets the answer for no room at all, so it never tells whether a code is a room.
+      if (!(await this.knownToken(roomId, options.reconnectionToken))) return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
     }
     // A joinOrCreate that could only join found nothing to join: the reason it could not create.
     if (cannotCreate && e?.code === MATCHMAKE_INVALID_CRITERIA) return { status: 429, code: cannotCreate } satisfies Refusal;
     return matchmakerRefusal(error, spectator, mode === 'joinById' ? localSeatRefusal(roomId, options, who) : null);
   }
 
-  /** Is this reconnection token the current one of a client still connected to the room (here or on its process)? */
-  private async tokenOfConnectedClient(roomId: string, token: unknown): Promise<boolean> {
+  /** Did the room (here or on its process) hand out this reconnection token (TokenRoom)? */
+  private async knownToken(roomId: string, token: unknown): Promise<boolean> {
     if (typeof token !== 'string') return false;
     const room = localRoom<TokenRoom>(roomId);
-    if (room) return room.hasConnectedToken(token) === true;
+    if (room) return room.hasKnownToken(token) === true;
     try {
-      return (await matchMaker.remoteRoomCall(roomId, 'hasConnectedToken', [token], SEAT_CHECK_TIMEOUT_MS)) === true;
+      return (await matchMaker.remoteRoomCall(roomId, 'hasKnownToken', [token], SEAT_CHECK_TIMEOUT_MS)) === true;
     } catch {
       return false;
     }

@@ -41,11 +41,26 @@ export interface SeatedRoom {
 
 /**
  * A room answers, from its own process (a remote call in Redis mode), whether a reconnection
- * token is the current one of a client still connected: its drop not noticed yet, so "expired,
- * try again" is the honest answer; any other token that holds no seat learns nothing.
+ * token is one it handed out: the current one of a client still connected (its drop not noticed
+ * yet: "expired, try again"), or one of a client that left within LEFT_TOKEN_MS (its seat is gone:
+ * "expired" lets the SDK say SEAT_GONE). A made-up token holds no seat and learns nothing: the
+ * guard answers it as for a room that does not exist.
  */
 export interface TokenRoom {
-  hasConnectedToken(token: string): boolean;
+  hasKnownToken(token: string): boolean;
+}
+
+/** How long a left client's token is still recognised, and how many a room remembers. */
+const LEFT_TOKEN_MS = 60 * 60 * 1000;
+const MAX_LEFT_TOKENS = 256;
+const leftTokens = new WeakMap<object, Map<string, number>>();
+
+function rememberLeft(room: object, token: string): void {
+  let left = leftTokens.get(room);
+  if (!left) leftTokens.set(room, (left = new Map()));
+  left.delete(token);
+  left.set(token, Date.now() + LEFT_TOKEN_MS);
+  if (left.size > MAX_LEFT_TOKENS) left.delete(left.keys().next().value!);
 }
 
 /** Does this identity (a reservation's authData) hold a seat in the room? Then it is coming back. */
@@ -156,8 +171,8 @@ const DISPOSING = 2;
  * room; a newcomer withdraws the oldest pending reservation past the per-room bound; the
  * Identity the reservation carries is kept for the room (server/identity/roomAuth.ts).
  * Reconnection holds pass untouched. And `hasReachedMaxClients` counts connected clients
- * only, so pending reservations never lock the room; `hasConnectedToken` (TokenRoom) is added
- * for the guard's reconnect answers. Idempotent.
+ * only, so pending reservations never lock the room; `hasKnownToken` (TokenRoom) is added for
+ * the guard's reconnect answers. Idempotent.
  */
 export function boundReservations(roomClass: { prototype: object }): void {
   const proto = roomClass.prototype as Record<string | symbol, unknown>;
@@ -180,8 +195,17 @@ export function boundReservations(roomClass: { prototype: object }): void {
     order.set(sessionId, holderOf(sessionId, authData));
     return reserve.call(this, sessionId, joinOptions, holdForInstanceAuth(this, sessionId, authData), seconds, allowReconnection, devMode);
   } as ReserveSeat;
-  proto.hasConnectedToken = function (this: { clients: { _reconnectionToken?: string }[] }, token: unknown) {
-    return typeof token === 'string' && this.clients.some((client) => client._reconnectionToken === token);
+  proto.hasKnownToken = function (this: Room & { clients: { _reconnectionToken?: string }[] }, token: unknown) {
+    if (typeof token !== 'string') return false;
+    if (this.clients.some((client) => client._reconnectionToken === token)) return true;
+    const left = leftTokens.get(this);
+    const until = left?.get(token);
+    return until !== undefined && until > Date.now();
+  };
+  const onLeave = proto._onLeave as (this: Room, client: { _reconnectionToken?: string }, code?: number) => Promise<unknown>;
+  proto._onLeave = function (this: Room, client: { _reconnectionToken?: string }, code?: number) {
+    if (typeof client._reconnectionToken === 'string') rememberLeft(this, client._reconnectionToken);
+    return onLeave.call(this, client, code);
   };
   proto.hasReachedMaxClients = function (this: { clients: { length: number }; maxClients: number; _internalState: number }) {
     return this.clients.length >= this.maxClients || this._internalState === DISPOSING;

@@ -158,14 +158,18 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
     assert.deepEqual(reconnect.json, { code: 4212, error: 'room not found' });
     // A made-up token for a live room gets the very same answer: reconnect tells nobody which codes are rooms.
     const live = await new Client(ts.endpoint).create(ROOM_NAME, { nickname: '방장' });
+    live.onMessage('*', () => undefined);
     const guessed = await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: 'abc' });
     assert.equal(guessed.body, reconnect.body);
-    // While the room has not yet noticed a drop, the dropped client's own token is "expired, try again".
-    const [, ownToken] = live.reconnectionToken.split(':');
-    assert.deepEqual((await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: ownToken })).json, {
-      code: 4214,
-      error: 'reconnection expired',
-    });
+    // Tokens the room handed out are "expired" (4214): one whose drop the room has not seen yet
+    // (try again), and one whose seat is gone (the SDK's SEAT_GONE).
+    const friend = await new Client(ts.endpoint).joinById(live.roomId, { nickname: '친구' });
+    friend.onMessage('*', () => undefined);
+    const [, friendToken] = friend.reconnectionToken.split(':');
+    const expired = { code: 4214, error: 'reconnection expired' };
+    assert.deepEqual((await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: friendToken })).json, expired);
+    await friend.leave();
+    assert.deepEqual((await post(port(), `/matchmake/reconnect/${live.roomId}`, { reconnectionToken: friendToken })).json, expired);
     await live.leave();
     assertRefusal(await post(port(), '/matchmake/reconnect/x', { reconnectionToken: 'abc', nickname: 'x' }), 400, 'BAD_REQUEST');
     // colyseus.js still turns them into its errors, the SDK's "CODE: 한국어" included.
