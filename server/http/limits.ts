@@ -67,6 +67,11 @@ export class EdgeLimits {
     for (const [window, key] of this.levels(who, this.joins)) window.take(key);
   }
 
+  /** A joinById that turned out to be the identity taking its seat back: never counted. */
+  refundJoin(who: Identity): void {
+    for (const [window, key] of this.levels(who, this.joins)) window.giveBack(key);
+  }
+
   /** Past its wrong room codes: every joinById is refused (a right code past the limit would tell). */
   guessRefusal(who: Identity): LimitCode | null {
     return this.each(who, (w, key) => w.peek(key), this.wrongCodes) ? null : 'TOO_MANY_GUESSES';

@@ -8,6 +8,7 @@ import { holdsSeat, SeatedRoom, seatRefusal, TokenRoom } from '../room/reservati
 import type { Identities } from '../identity/tokens';
 import type { Identity } from '../identity/types';
 import { attachIdentity } from '../identity/roomAuth';
+import { reconnectRefusal, seatBack } from '../room/seats';
 import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
@@ -167,6 +168,22 @@ export class MatchmakeGuard {
     if (!Number.isFinite(declared) || declared > this.edge.maxBodyBytes) throw { status: 413, code: 'PAYLOAD_TOO_LARGE' } satisfies Refusal;
     const body = await readBody(req, res, this.edge.maxBodyBytes);
     const { options, spectator } = parseOptions(method, body, who);
+    // A seat belongs to its identity (the room's side: server/room/seats.ts). A joinById of the
+    // identity's own seat is that seat back, a reconnection; a kicked player is refused here.
+    if (method === 'joinById') {
+      const back = await seatBack(roomId!, options, who);
+      if (back.kind === 'refused') throw { status: refusedStatus(back.code), code: back.code } satisfies Refusal;
+      if (back.kind === 'reclaim') {
+        this.limits.refundJoin(who);
+        return back.reservation;
+      }
+    }
+    if (method === 'reconnect') {
+      const refused = await reconnectRefusal(roomId!, options.reconnectionToken as string, who);
+      // Another identity's seat: told nothing but "expired".
+      if (refused === 'NOT_YOUR_SEAT') throw new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
+      if (refused) throw { status: refusedStatus(refused), code: refused } satisfies Refusal;
+    }
     return this.matchmake(mode, cannotCreate, roomId!, options, spectator, who, req);
   }
 
@@ -456,6 +473,11 @@ export class FixedReply {
 function localSeatRefusal(roomId: string, options: unknown, who: Identity): ErrorCode | null {
   const room = localRoom<SeatedRoom>(roomId);
   return room ? seatRefusal(room, options, who) : null;
+}
+
+/** The room's own refusals before a seat (KICKED): 403, as a refusal the client must not retry. */
+function refusedStatus(code: ErrorCode): number {
+  return code === 'ALREADY_SEATED' ? 409 : 403;
 }
 
 /** How long a seat check may wait on the room's process (only ever for a request a limit would refuse). */

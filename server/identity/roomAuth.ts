@@ -69,7 +69,8 @@ const held = new WeakMap<object, Map<string, Identity>>();
  */
 export function holdForInstanceAuth(room: object, sessionId: string, authData: unknown): unknown {
   if (!isIdentity(authData)) return authData;
-  if ((room as { onAuth?: unknown }).onAuth === Room.prototype.onAuth) return authData;
+  // The class's own onAuth: Colyseus wraps the instance's (onUncaughtException), so that one always differs.
+  if ((Object.getPrototypeOf(room) as { onAuth?: unknown }).onAuth === Room.prototype.onAuth) return authData;
   let seats = held.get(room);
   if (!seats) held.set(room, (seats = new Map()));
   seats.set(sessionId, authData);

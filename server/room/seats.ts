@@ -46,7 +46,8 @@ const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 async function listingOf(roomId: string): Promise<{ roomId: string } | undefined> {
   if (!ROOM_ID.test(roomId)) return undefined;
-  const [room] = (await matchMaker.query({ roomId })) as { roomId: string }[];
+  // findOne by id: one HGET with Redis (query() reads every room's listing for each joinById).
+  const room = (await matchMaker.driver.findOne({ roomId })) as unknown as { roomId: string } | undefined;
   return room && room.roomId === roomId ? room : undefined;
 }
 

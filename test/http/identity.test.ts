@@ -72,9 +72,10 @@ describe('identity: guest mode (the embedded default)', function () {
     const host = new Tracked(await client.create<CockroachState>(ROOM_NAME, { nickname: '손님' }, CockroachState), 'host');
     await host.until(() => host.state.players.size === 1, 'seated');
     const room = matchMaker.getRoomById(host.room.roomId)!;
-    assert.deepEqual(seatIdentity(room, host.id), { key: `guest:${decodeJwt(token).sub}`, kind: 'guest', address: '127.0.0.1' });
+    const authOf = (id: string) => room.clients.find((c) => c.sessionId === id)?.auth;
+    assert.deepEqual(seatIdentity(room, host.id, authOf(host.id)), { key: `guest:${decodeJwt(token).sub}`, kind: 'guest', address: '127.0.0.1' });
     const anonymous = await new Client(ts.endpoint).joinById(host.room.roomId, { nickname: '익명' });
-    assert.deepEqual(seatIdentity(room, anonymous.sessionId), { key: null, kind: 'anonymous', address: '127.0.0.1' });
+    assert.deepEqual(seatIdentity(room, anonymous.sessionId, authOf(anonymous.sessionId)), { key: null, kind: 'anonymous', address: '127.0.0.1' });
     await anonymous.leave();
   });
 
