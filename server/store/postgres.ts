@@ -9,6 +9,8 @@ const MIGRATION_LOCK = 0x636f636b; // "cock"
 
 const GET = { name: 'cockroach-get-game', text: 'SELECT record::text AS record FROM games WHERE game_id = $1' };
 const EXPIRE = { name: 'cockroach-expire-games', text: 'DELETE FROM games WHERE ended_ms < $1' };
+/** undefined_table: the schema this process migrated is gone (a database restored, recreated, or a failover that lost it). */
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * PostgreSQL (DATABASE_URL): many processes behind one load balancer write one history. Records
@@ -75,20 +77,35 @@ export class PostgresStore implements GameStore, DeliveryTarget {
       values.push(row.gameId, row.startedMs, row.endedMs, row.json);
       return `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`;
     });
-    await this.pool.query(
-      `INSERT INTO games (game_id, started_ms, ended_ms, record) VALUES ${tuples.join(', ')} ON CONFLICT (game_id) DO NOTHING`,
-      values,
-    );
+    await this.pool
+      .query(
+        `INSERT INTO games (game_id, started_ms, ended_ms, record) VALUES ${tuples.join(', ')} ON CONFLICT (game_id) DO NOTHING`,
+        values,
+      )
+      .catch((error) => this.schemaGone(error));
   }
 
   async get(gameId: string): Promise<FinishedGameRecord | null> {
-    const { rows } = await this.pool.query<{ record: string }>({ ...GET, values: [gameId] });
+    const { rows } = await this.pool.query<{ record: string }>({ ...GET, values: [gameId] }).catch((error) => this.schemaGone(error));
     return rows.length === 0 ? null : JSON.parse(rows[0].record);
   }
 
   async deleteOlderThan(ageMs: number, now = Date.now()): Promise<number> {
-    const { rowCount } = await this.pool.query({ ...EXPIRE, values: [now - ageMs] });
+    const { rowCount } = await this.pool.query({ ...EXPIRE, values: [now - ageMs] }).catch((error) => this.schemaGone(error));
     return rowCount ?? 0;
+  }
+
+  /**
+   * Rethrows; when the table is missing, the next call migrates again first. Without this, a
+   * database that came back without our schema would refuse every delivery for as long as the
+   * process lives, the records piling up in the outbox (the migration ran once, at the first write).
+   */
+  private schemaGone(error: unknown): never {
+    if ((error as { code?: unknown })?.code === UNDEFINED_TABLE && this.migrated) {
+      this.migrated = null;
+      log.warn('store.schema_missing', { engine: 'postgres', msg: 'migrating again before the next write' });
+    }
+    throw error;
   }
 
   async close(): Promise<void> {

@@ -68,12 +68,35 @@ describe('records: PostgreSQL away, a deploy, a kill -9: every game reaches Post
     const ts = await bootTestServer({ botThinkMs: 50 }, { DATA_DIR: dataDir(), DATABASE_URL: pg.url, ...FAST_RETRY });
     setLogSink((line) => lines.push(line));
     setLogLevel('info');
+    const writer = CockroachRoom.records as RecordWriter;
+    // Each step has its own bound, well inside the test's: a step that hangs says which it was and what the writer held.
+    const steps: string[] = [];
+    const step = async <T>(what: string, work: Promise<T>, ms: number): Promise<T> => {
+      const t = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const tail = lines.slice(-25).join('\n');
+          reject(
+            new Error(
+              `${what}: not done in ${ms} ms (after ${steps.join(', ')}; memory ${writer.pending}, outbox ${writer.undelivered})\n${tail}`,
+            ),
+          );
+        }, ms);
+      });
+      try {
+        return await Promise.race([work, late]);
+      } finally {
+        clearTimeout(timer);
+        steps.push(`${what} ${Date.now() - t} ms`);
+      }
+    };
     try {
-      const games = await Promise.all([0, 1, 2].map((i) => startBotGame(ts.endpoint, `outage${i}`)));
+      const games = await step('start', Promise.all([0, 1, 2].map((i) => startBotGame(ts.endpoint, `outage${i}`))), 20000);
       const failures = await metric('cockroach_record_write_failures_total', { where: 'postgres' });
-      await pg.pause();
+      await step('pause', pg.pause(), 10000);
       const t0 = Date.now();
-      const ids = await endAll(games);
+      const ids = await step('end', endAll(games), 15000);
       for (const id of ids) assert.equal((await fetchRecord(ts.server.port, id)).body.gameId, id, 'served from the outbox');
       assert.equal(await metric('cockroach_record_outbox'), 3);
       assert.equal((await httpGet(`http://127.0.0.1:${ts.server.port}/ready`)).status, 200, 'the outbox keeps them: still ready');
@@ -81,18 +104,18 @@ describe('records: PostgreSQL away, a deploy, a kill -9: every game reaches Post
       await waitFor(
         async () => (await metric('cockroach_record_write_failures_total', { where: 'postgres' })) - failures >= 20,
         '20 failed deliveries',
-        30000,
+        20000,
       );
       const outageMs = Date.now() - t0;
-      await pg.resume();
-      await (CockroachRoom.records as RecordWriter).settled();
+      await step('resume', pg.resume(), 15000);
+      await step('settled', writer.settled(), 15000);
       assert.deepEqual((await inPostgres(ids)).sort(), [...ids].sort());
       assert.equal(await metric('cockroach_record_outbox'), 0);
       const resumed = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'records.delivery_resumed');
       assert.equal(resumed.length, 1);
       assert.ok(resumed[0].attempts >= 20);
       console.log(
-        `      outage ${(outageMs / 1000).toFixed(1)} s, ${resumed[0].attempts} failed deliveries, then 3 of 3 records in PostgreSQL`,
+        `      outage ${(outageMs / 1000).toFixed(1)} s, ${resumed[0].attempts} failed deliveries, then 3 of 3 records in PostgreSQL (${steps.join(', ')})`,
       );
       for (const id of ids) assert.equal((await fetchRecord(ts.server.port, id)).body.gameId, id, 'now from PostgreSQL');
     } finally {

@@ -55,7 +55,10 @@ export async function startTestPostgres(): Promise<TestPostgres | { reason: stri
     if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
     await as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
     const port = await freePort();
-    const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    // fsync off: a stop kills processes, not the machine, so what PostgreSQL handed the kernel survives.
+    // synchronous_commit stays on (its default): with it off, a commit (our migration, a delivered
+    // record) could still sit in WAL buffers when pause() kills the server, and come back without it.
+    const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
     const start = () => as('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
     await start();
     return {

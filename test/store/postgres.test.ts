@@ -63,6 +63,26 @@ describe('store: PostgreSQL (DATABASE_URL)', function () {
     await client.end();
   });
 
+  it('a database that comes back without our schema (restored, recreated) is migrated again: the failed write is retried into it', async () => {
+    const client = new Client({ connectionString: pg!.url });
+    await client.connect();
+    const store = await openStore({ DATABASE_URL: pg!.url });
+    try {
+      const first = playGame(2, { botSeed: 'pg-schema-1' }).record;
+      await store.save(first);
+      await client.query('DROP TABLE games; DROP TABLE schema_migrations');
+      const second = playGame(2, { botSeed: 'pg-schema-2' }).record;
+      await assert.rejects(store.save(second), (error: { code?: string }) => error.code === '42P01');
+      await store.save(second); // the writer's retry
+      assert.equal((await store.get(second.gameId))?.gameId, second.gameId);
+      const { rows } = await client.query('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(rows, [{ version: 1 }, { version: 2 }]);
+    } finally {
+      await store.close();
+      await client.end();
+    }
+  });
+
   it('rejects (for the writer to retry) instead of hanging: an unreachable server, a closed pool', async () => {
     await assert.rejects(openStore({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' }), /ECONNREFUSED/);
     const store = await openStore({ DATABASE_URL: pg!.url });
