@@ -116,3 +116,62 @@ describe('room: a seat belongs to its identity (PROTOCOL v3)', function () {
     assert.doesNotMatch(seenText(catB), /cat-0003/);
   });
 });
+
+describe('room: the same token on two devices, over real sockets (the guard, then the room)', function () {
+  this.timeout(30000);
+  const ts = useTestServer({ reconnectGraceSeconds: 90, lobbyGraceSeconds: 20 });
+  const guest = async (): Promise<string> => {
+    const reply = await fetch(`http://127.0.0.1:${ts.server.port}/api/guest`, { method: 'POST' });
+    return ((await reply.json()) as { token: string }).token;
+  };
+  const device = (token: string) => {
+    const client = ts.client();
+    client.auth.token = token; // colyseus.js 0.15 sends it as Authorization: Bearer on every matchmaking request
+    return client;
+  };
+  const join = async (client: ReturnType<typeof device>, roomId: string, options: Record<string, unknown>, label: string) =>
+    new Tracked(await client.joinById<CockroachState>(roomId, options, CockroachState), label);
+
+  it('a second device with the same token takes the seat (same id, whole view), the first is closed; another token never can', async () => {
+    const [hostToken, annToken, bobToken] = await Promise.all([guest(), guest(), guest()]);
+    const host = new Tracked(
+      await device(hostToken).create<CockroachState>('cockroach-poker', { nickname: '엄마' }, CockroachState),
+      'host',
+    );
+    const phone = await join(device(annToken), host.room.roomId, { nickname: '안나' }, 'ann phone');
+    const bob = await join(device(bobToken), host.room.roomId, { nickname: '밥' }, 'bob');
+    await host.until(() => host.state.players.size === 3, 'seated');
+    host.room.send('start', {});
+    await host.until(() => host.state.phase === 'playing', 'started');
+    const room = ts.serverRoom(host.room.roomId);
+    const game = room.table.match!.game;
+    // The same identity on a tablet, by the code typed with a space: the same seat, its hand.
+    const code = `${host.room.roomId.slice(0, 3)} ${host.room.roomId.slice(3)}`;
+    const tablet = await join(device(annToken), code, { nickname: '다른이름' }, 'ann tablet');
+    assert.equal(tablet.id, phone.id);
+    await phone.until(() => phone.leftWith !== null, 'the phone closed');
+    assert.ok(phone.messagesOf('error').some((e) => e.code === 'REPLACED'));
+    await tablet.until(() => tablet.state.players.get(tablet.id)?.hand?.size === game.hands[tablet.id].length, 'her hand');
+    assert.equal(tablet.state.players.get(tablet.id)!.nickname, '안나');
+    // Bob, with ann's old reconnection token: not his seat.
+    await assert.rejects(device(bobToken).reconnect(phone.room.reconnectionToken, CockroachState));
+    assert.equal(room.table.state.seats.size, 3);
+    for (const c of [host, tablet, bob]) assert.doesNotMatch(JSON.stringify([c.state.toJSON(), c.messages]), /guest:/);
+    for (const c of [host, tablet, bob]) await c.leave();
+  });
+
+  it('a kicked player is refused KICKED by joinById with the same token and by reconnect', async () => {
+    const [hostToken, annToken] = await Promise.all([guest(), guest()]);
+    const host = new Tracked(
+      await device(hostToken).create<CockroachState>('cockroach-poker', { nickname: '엄마' }, CockroachState),
+      'host',
+    );
+    const ann = await join(device(annToken), host.room.roomId, { nickname: '안나' }, 'ann');
+    await host.until(() => host.state.players.size === 2, 'seated');
+    host.room.send('kick', { id: ann.id });
+    await ann.until(() => ann.leftWith !== null, 'closed');
+    await assert.rejects(join(device(annToken), host.room.roomId, { nickname: '안나' }, 'again'), /KICKED: /);
+    await assert.rejects(device(annToken).reconnect(ann.room.reconnectionToken, CockroachState), /KICKED: /);
+    await host.leave();
+  });
+});
