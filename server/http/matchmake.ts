@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchMaker } from 'colyseus';
 import type { EdgeConfig } from '../ops/config';
-import { ErrorCode, MATCHMAKE_INVALID_ROOM_ID, normalizeRoomCode, ROOM_MESSAGES, ROOM_NAME } from '../protocol';
+import {
+  ErrorCode,
+  isShortName,
+  MATCHMAKE_CODES,
+  MATCHMAKE_INVALID_ROOM_ID,
+  normalizeRoomCode,
+  parseRefusalText,
+  refusalText,
+  ROOM_MESSAGES,
+  ROOM_NAME,
+} from '../protocol';
 import { RULE_MESSAGES } from '../rules';
 import { parseJoinOptions } from '../room/joinOptions';
 import { holdsSeat, SeatedRoom, seatRefusal, TokenRoom } from '../room/reservations';
@@ -16,9 +26,8 @@ import { EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
 import { localRoom, ownValue } from './localRoom';
 
-/** Colyseus 0.15's matchmaking error codes (the client library reads them). */
-const MATCHMAKE_INVALID_CRITERIA = 4211;
-const MATCHMAKE_EXPIRED = 4214;
+/** Colyseus 0.15's matchmaking error codes (the client library reads them): server/protocol.ts. */
+const { INVALID_CRITERIA: MATCHMAKE_INVALID_CRITERIA, EXPIRED: MATCHMAKE_EXPIRED } = MATCHMAKE_CODES;
 
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Headers': 'Origin, X-Requested-With, Content-Type, Accept, Authorization',
@@ -425,11 +434,11 @@ function messageFor(code: ErrorCode): string {
 export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCode; message: string; error: string; field?: string } {
   const message = messageFor(code);
   // A field names the client's own key back only when it is short and plain.
-  const field = rawField !== undefined && /^[A-Za-z0-9_]{1,32}$/.test(rawField) ? rawField : undefined;
+  const field = isShortName(rawField) ? rawField : undefined;
   const body: { code: ErrorCode; message: string; error: string; field?: string } = {
     code,
     message,
-    error: field ? `${code}: ${message} (${field})` : `${code}: ${message}`,
+    error: refusalText(code, message, field),
   };
   if (field) body.field = field;
   return body;
@@ -445,12 +454,9 @@ export function matchmakerRefusal(error: unknown, spectator: boolean, why: Error
   if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' };
   const e = error as { code?: unknown; message?: unknown; name?: unknown };
   const text = typeof e?.message === 'string' ? e.message : '';
-  const ours = /^([A-Z][A-Z_]+): /.exec(text);
-  if (ours && Object.prototype.hasOwnProperty.call(ROOM_MESSAGES, ours[1])) return { status: 200, code: ours[1] as ErrorCode };
-  if (ours && Object.prototype.hasOwnProperty.call(RULE_MESSAGES, ours[1])) {
-    const field = /\(([A-Za-z]{1,32})\)$/.exec(text)?.[1];
-    return { status: 200, code: ours[1] as ErrorCode, field };
-  }
+  // The room's own refusals, as server/protocol.ts writes them ("CODE: 한국어 (field)").
+  const ours = parseRefusalText(text);
+  if (ours) return { status: 200, ...ours };
   // Colyseus's SeatReservationError (not exported by the 0.15 package): "<roomId> is already full."
   if (/ is already full\.$/.test(text) || / is locked$/.test(text))
     return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
