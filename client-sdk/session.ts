@@ -48,7 +48,8 @@ export interface SessionEvents {
   reconnectFailed: SdkError;
   /**
    * The session is over, and why: I left (NOT_IN_ROOM), the room closed (ROOM_CLOSED), the host
-   * removed me (KICKED), or the seat could not be taken back (the `reconnectFailed` code).
+   * removed me (KICKED), my identity took the seat on another connection (REPLACED: another
+   * device, or a reinstalled app), or the seat could not be taken back (the `reconnectFailed` code).
    */
   left: { code: number; reason: SdkError };
 }
@@ -114,8 +115,11 @@ export class GameSession extends Emitter<SessionEvents> {
   private reconnecting = false;
   /** Why the session is over, once it is: later calls reject with it, never with "reconnecting". */
   private ended: SdkError | null = null;
-  /** The server said the host removed me (KICKED): the coming close is final. */
-  private kicked: SdkError | null = null;
+  /**
+   * The server said this connection is over for good: the host removed me (KICKED), or my identity
+   * took the seat on another connection (REPLACED). The coming close is final, no drop to resume.
+   */
+  private dismissed: SdkError | null = null;
   /** The reconnection under way, if any (leave() hurries it to say goodbye). */
   private attempt: ReconnectAttempt | null = null;
   private resuming: Promise<void> | null = null;
@@ -239,7 +243,8 @@ export class GameSession extends Emitter<SessionEvents> {
     this.leaving = true;
     this.liveness.stop();
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
-    await this.options.store.clear();
+    // A replaced seat lives on with the connection that took it (forgetSeat): nothing of this one to forget.
+    if (this.ended?.code !== 'REPLACED') await this.options.store.clear();
     if (this.ended) return; // already over (and announced)
     this.ended = localError('NOT_IN_ROOM', 'leave');
     if (this.reconnecting && this.attempt) {
@@ -332,8 +337,8 @@ export class GameSession extends Emitter<SessionEvents> {
       [SERVER_MESSAGES.error]: (e: { code: string; message: string; action: string }) => {
         if (e.action === PING) return; // a server without `pong` still proves it is there
         const error = new SdkError(e.code as SdkErrorCode, e.message, e.action);
-        // The host removed me: the close that follows ends the session, it is no drop to resume.
-        if (error.code === 'KICKED') this.kicked = error;
+        // Removed, or replaced by my own identity elsewhere: the close that follows ends the session.
+        if (error.code === 'KICKED' || error.code === 'REPLACED') this.dismissed = error;
         const p = this.pending.get(e.action);
         if (p) this.settle(p, error);
         else this.emit('error', error);
@@ -422,17 +427,31 @@ export class GameSession extends Emitter<SessionEvents> {
       if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code, reason: this.ended });
       return;
     }
-    if (this.kicked || this.spectator || code === CLOSE_CODES.CONSENTED) {
-      // Removed by the host (told just before the close), or the room itself closed (the server
-      // closes with CONSENTED only then): the seat is gone. A spectator has no seat to take back.
-      const ended = this.kicked ?? localError(this.spectator && code !== CLOSE_CODES.CONSENTED ? 'NOT_IN_ROOM' : 'ROOM_CLOSED', 'room');
+    if (this.dismissed || this.spectator || code === CLOSE_CODES.CONSENTED) {
+      // Removed by the host or replaced (told just before the close), or the room itself closed
+      // (the server closes with CONSENTED only then): the seat is gone from this connection. A
+      // spectator has no seat to take back.
+      const ended = this.dismissed ?? localError(this.spectator && code !== CLOSE_CODES.CONSENTED ? 'NOT_IN_ROOM' : 'ROOM_CLOSED', 'room');
       this.ended = ended;
       for (const p of [...this.pending.values()]) this.settle(p, errorFor(ended, p.action));
-      if (!this.spectator) await this.options.store.clear();
+      if (!this.spectator) await this.forgetSeat(ended);
       this.emit('left', { code, reason: ended });
       return;
     }
     await this.resumeSeat(code);
+  }
+
+  /**
+   * Forgets the saved seat once it is no longer this connection's. A replaced seat lives on with
+   * the connection that took it: when that one shares this store (another tab of one browser),
+   * its newer token is what the store now holds, and it stays.
+   */
+  private async forgetSeat(ended: SdkError): Promise<void> {
+    if (ended.code === 'REPLACED') {
+      const saved = await this.options.store.load();
+      if (saved && saved.token !== this.room.reconnectionToken) return;
+    }
+    await this.options.store.clear();
   }
 
   private resumeSeat(code: number): Promise<void> {
