@@ -48,7 +48,8 @@ export class IdentityKeeper {
       await this.apply();
       return this.colyseus.auth.token !== before;
     }
-    if (!this.mode.guest || (code !== 'AUTH_INVALID' && code !== 'AUTH_REQUIRED')) return false;
+    // A server without guest identities (404) has none to exchange: the refusal stands.
+    if (!this.mode.guest || this.noGuests || (code !== 'AUTH_INVALID' && code !== 'AUTH_REQUIRED')) return false;
     const before = this.guest;
     this.guest = null;
     const fresh = await this.fetchGuest();
