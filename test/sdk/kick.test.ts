@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import { CockroachClient, MemoryTokenStore, SdkError } from '../../client-sdk/index';
+import { CockroachClient, MemoryTokenStore } from '../../client-sdk/index';
+import { request } from '../http/support';
 import { useTestServer } from '../support/server';
 import { leaveAfterEach, next, rejects, until } from './support';
+
+const KICKED = '방장이 이 방에서 내보냈어요. 다른 방에서 놀아요.';
 
 describe('SDK: the host removes a player (kick, issue 22)', function () {
   this.timeout(30000);
@@ -25,7 +28,7 @@ describe('SDK: the host removes a player (kick, issue 22)', function () {
       [host.me],
     );
     const error = await told;
-    assert.deepEqual([error.code, error.message], ['KICKED', '방장이 이 방에서 내보냈어요. 다른 방에서 놀아요.']);
+    assert.deepEqual([error.code, error.message], ['KICKED', KICKED]);
     assert.equal((await left).reason.code, 'KICKED');
     assert.deepEqual(lost, []);
     assert.equal(store.load(), null, 'the seat is forgotten');
@@ -33,10 +36,13 @@ describe('SDK: the host removes a player (kick, issue 22)', function () {
     // Coming back: by the saved token, and by joining again.
     const restarted = new MemoryTokenStore();
     restarted.save(saved);
-    // The kicked connection's token: KICKED where the edge asks the room (with identities), else simply no seat.
-    const resumed = await new CockroachClient(ts.endpoint, { store: restarted }).resume().catch((e: SdkError) => e);
-    assert.ok(resumed instanceof SdkError && ['KICKED', 'SEAT_GONE'].includes(resumed.code), String(resumed));
-    assert.equal(restarted.load(), null);
+    // The kicked connection's token: the edge's reconnect guard asks the room, which answers KICKED
+    // (whoever presents it: this restarted app has a fresh guest identity), on the first try.
+    const [roomId, token] = saved.token.split(':');
+    const raw = await request(ts.server.port, 'POST', `/matchmake/reconnect/${roomId}`, JSON.stringify({ reconnectionToken: token }));
+    assert.deepEqual([raw.status, raw.json], [403, { code: 'KICKED', message: KICKED, error: `KICKED: ${KICKED}` }]);
+    await rejects(new CockroachClient(ts.endpoint, { store: restarted }).resume(), 'KICKED');
+    assert.equal(restarted.load(), null, 'the refused seat is forgotten');
     await rejects(friendClient.join(host.snapshot.code, '지우'), 'KICKED');
   });
 
