@@ -14,7 +14,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const load = createRequire(__filename);
 
 /**
- * An app's entry as a React Native app writes it: ES modules, the package by name. It plays one
+ * An app's entry as a React Native app writes it: ES modules, the package by name, a token store
+ * on AsyncStorage (the test's `host.storage` plays it), guest mode as the app runs. It plays one
  * whole game (the app's player and two bots), has its network cut once mid-game, checks the
  * record with verifyGame, and reports to the test through `__host`.
  */
@@ -38,8 +39,17 @@ async function act(session) {
   }
 }
 
+const storage = host.storage;
+const store = {
+  load: async () => JSON.parse((await storage.getItem('seat')) ?? 'null'),
+  save: (seat) => storage.setItem('seat', JSON.stringify(seat)),
+  clear: () => storage.removeItem('seat'),
+  loadGuest: () => storage.getItem('guest'),
+  saveGuest: (token) => storage.setItem('guest', token),
+};
+
 async function main() {
-  const client = new CockroachClient(host.endpoint, { guest: false, pingIntervalMs: 500, deadAfterMs: 2000 });
+  const client = new CockroachClient(host.endpoint, { store, pingIntervalMs: 500, deadAfterMs: 2000 });
   const session = await client.create('앱');
   await session.addBot('easy');
   await session.addBot('smart');
@@ -62,7 +72,7 @@ async function main() {
   const verdict = verifyGame(record);
   const me = session.me;
   await session.leave();
-  return { summary: result.summary, verified: verdict.ok, entropy: record.fairness.entropy[me], ...seen };
+  return { summary: result.summary, verified: verdict.ok, entropy: record.fairness.entropy[me], guest: await storage.getItem('guest'), ...seen };
 }
 
 main().then(host.done, host.fail);
@@ -114,8 +124,14 @@ describe('the SDK in React Native: bundled by Metro, run without Node or a worki
       process.on('unhandledRejection', spy);
       let rn: ReturnType<typeof reactNativeContext> | undefined;
       try {
+        const saved = new Map<string, string>();
         const report = await new Promise<Record<string, unknown>>((resolve, reject) => {
           const host = {
+            storage: {
+              getItem: async (key: string) => saved.get(key) ?? null,
+              setItem: async (key: string, value: string) => void saved.set(key, String(value)),
+              removeItem: async (key: string) => void saved.delete(key),
+            },
             endpoint: ts.endpoint,
             httpEndpoint: ts.endpoint.replace(/^ws/, 'http'),
             done: resolve,
@@ -134,6 +150,24 @@ describe('the SDK in React Native: bundled by Metro, run without Node or a worki
         assert.deepEqual([report.lost, report.back], [1, 1], 'the cut network came back by itself');
         assert.ok(Number(report.turns) > 0);
         assert.deepEqual(rn!.urlReads, [], 'URL never read');
+        // Guest mode: one identity fetched, kept in the app's storage, and carried by every matchmaking request.
+        const guest = String(report.guest);
+        assert.match(guest, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+        assert.deepEqual(
+          rn!.requests.filter((r) => r.path === '/api/guest').map((r) => r.method),
+          ['POST'],
+        );
+        const matchmaking = rn!.requests.filter((r) => r.path.startsWith('/matchmake/'));
+        assert.equal(matchmaking[0]?.path.split('/')[2], 'create');
+        assert.ok(
+          matchmaking.some((r) => r.path.startsWith('/matchmake/reconnect/')),
+          'the cut network came back through matchmaking',
+        );
+        assert.deepEqual(
+          matchmaking.filter((r) => r.authorization !== `Bearer ${guest}`),
+          [],
+          'every request with the guest identity',
+        );
         if (crypto) assert.ok(rn!.randomCalls > 0, 'crypto.getRandomValues used when there');
         assert.deepEqual(unhandled, []);
       } finally {

@@ -17,6 +17,8 @@ export interface ReactNativeContext {
   urlReads: string[];
   /** Calls of crypto.getRandomValues (when present). */
   randomCalls: number;
+  /** Every HTTP request the bundle sent (XMLHttpRequest, fetch included), with the identity it carried. */
+  requests: { method: string; path: string; authorization: string | undefined }[];
   /** Closes every open socket abruptly, as a lost network does (no close frame reaches the other side in time). */
   cutSockets(): number;
   /** Clears every timer the bundle left (a numeric id keeps nothing alive in React Native, but it does here). */
@@ -31,6 +33,7 @@ export function reactNativeContext(options: { crypto: boolean; host: Record<stri
     context: {} as vm.Context,
     urlReads: [],
     randomCalls: 0,
+    requests: [],
     cutSockets: () => {
       const open = [...sockets].filter((ws) => ws.readyState === NodeWebSocket.OPEN);
       for (const ws of open) ws.terminate();
@@ -180,6 +183,11 @@ export function reactNativeContext(options: { crypto: boolean; host: Record<stri
     send(body?: string | null): void {
       const match = /^(https?):\/\/([^/:]+|\[[^\]]+\])(?::(\d+))?(\/.*)?$/.exec(this.url);
       if (!match || match[1] !== 'http') return void setImmediate(() => this.onerror?.({ type: 'error' }));
+      rn.requests.push({
+        method: this.method.toUpperCase(),
+        path: (match[4] ?? '/').split('?')[0],
+        authorization: this.headers.authorization,
+      });
       const req = http.request(
         {
           method: this.method,
