@@ -5,6 +5,7 @@
  *
  *   npx tsx loadtest/compare.ts --a REV|DIR --b REV|DIR [--runs 3] [--order alternate|blocks]
  *                               [--label-a before] [--label-b after] [--env-a "K=V ..."] [--env-b "K=V ..."]
+ *                               [--server-args-a "--v8-flag"] [--server-args-b "..."] [--timeline]
  *                               [--out DIR] -- <loadtest/run.ts flags, e.g. --rooms 300 --seconds 40>
  *
  * A revision is extracted with `git archive` into a scratch directory (nothing is added to the
@@ -35,6 +36,8 @@ const FLAGS = {
   'label-b': { kind: 'string', default: 'b' },
   'env-a': { kind: 'string', default: '' },
   'env-b': { kind: 'string', default: '' },
+  'server-args-a': { kind: 'string', default: '', help: "node flags for a's server (run.ts --server-args), e.g. V8 flags" },
+  'server-args-b': { kind: 'string', default: '' },
   out: { kind: 'optional', help: 'directory for the runs’ logs and reports (default: a new temp dir)' },
   timeline: { kind: 'flag', help: 'each run also writes DIR/<n>-<label>.timeline.jsonl (trees whose harness has --timeline)' },
 } as const;
@@ -189,8 +192,12 @@ async function main() {
   const runSide = async (n: number, side: 'a' | 'b') => {
     const label = side === 'a' ? opts['label-a'] : opts['label-b'];
     const env = envOf(side === 'a' ? opts['env-a'] : opts['env-b']);
-    const args =
-      opts.timeline && hasTimeline(trees[side]) ? [...runArgs, '--timeline', path.join(out, `${n}-${label}.timeline.jsonl`)] : runArgs;
+    const serverArgs = side === 'a' ? opts['server-args-a'] : opts['server-args-b'];
+    const args = [
+      ...runArgs,
+      ...(serverArgs ? ['--server-args', serverArgs] : []),
+      ...(opts.timeline && hasTimeline(trees[side]) ? ['--timeline', path.join(out, `${n}-${label}.timeline.jsonl`)] : []),
+    ];
     if (os.loadavg()[0] > 1.5)
       console.error(`compare: the machine is busy (load average ${os.loadavg()[0].toFixed(2)}): latency figures will show it`);
     const row = { n, label, ...(await runOnce(trees[side], args, env, path.join(out, `${n}-${label}.log`))) };

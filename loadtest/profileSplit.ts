@@ -3,7 +3,7 @@
  * owns the code (our server, @colyseus/schema, Colyseus, ws, Node internals, GC...) and the
  * top functions by self time. Idle time is left out: shares are of busy time.
  *
- *   npx tsx loadtest/profileSplit.ts DIR/CPU.*.cpuprofile [--top 25] [--from S] [--to S] [--callers NAME]
+ *   npx tsx loadtest/profileSplit.ts DIR/CPU.*.cpuprofile [--top 25] [--from S] [--to S] [--callers NAME] [--inclusive A,B]
  *
  * `--from`/`--to` keep only samples between those seconds of the profile (e.g. the measuring
  * window, without ramp and teardown).
@@ -29,6 +29,7 @@ const FLAGS = {
   from: { kind: 'number', default: 0, min: 0 },
   to: { kind: 'number', default: Infinity, min: 0 },
   callers: { kind: 'optional', help: 'print the call paths into functions whose name contains this' },
+  inclusive: { kind: 'optional', help: 'comma-separated function names: share of busy time spent in each, callees included' },
 } as const;
 
 /** The owner of a frame, by its script URL (order matters: the first match wins). */
@@ -95,6 +96,21 @@ function main() {
   for (const [owner, us] of [...owners].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(us).padStart(7)}  ${owner}`);
   console.log(`\ntop ${args.top} functions by self time:`);
   for (const [name, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, args.top)) console.log(`  ${pct(us).padStart(7)}  ${name}`);
+  if (args.inclusive) {
+    console.log('\ninclusive (callees included):');
+    for (const name of args.inclusive.split(',')) {
+      let us = 0;
+      for (const [id, t] of self) {
+        for (let p: number | undefined = id; p !== undefined; p = parent.get(p)) {
+          if (byId.get(p)!.callFrame.functionName === name) {
+            us += t;
+            break;
+          }
+        }
+      }
+      console.log(`  ${pct(us).padStart(7)}  ${name}`);
+    }
+  }
   if (args.callers) {
     // Self time of matching frames, by the chain of (up to 8) callers above them.
     const paths = new Map<string, number>();

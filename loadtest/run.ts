@@ -166,11 +166,13 @@ async function main() {
   const botLoop = monitorEventLoopDelay({ resolution: 10 });
   botLoop.enable();
   await server?.stats(); // resets the server's event-loop histogram
+  if (opts['alloc-prof']) await server?.allocations(null);
   phase = 'window';
   windowStart = performance.now();
   await sleep(seconds * 1000);
   const windowSeconds = (performance.now() - windowStart) / 1000;
   timeline?.stop();
+  if (opts['alloc-prof']) await server?.allocations(opts['alloc-prof']);
   const cpu1 = server?.cpuSeconds() ?? NaN;
   const io1 = server?.syscalls() ?? null;
   const botCpu = process.cpuUsage(botCpu0);

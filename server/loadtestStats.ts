@@ -5,10 +5,14 @@
  * it), memory and CPU. On `timeline` it prints `{"loadtestTimeline":{...}}` every second (event-loop
  * delay, GC pauses, CPU, games ended and actions in that second) until `timeline stop`: the load
  * run lines it up with its own bots' second by second to see which process stalls (issue 25).
+ * `allocations start` / `allocations stop FILE` samples every allocation in between, garbage
+ * included (a .heapprofile: loadtest/allocSplit.ts reads it).
  * No port: only the process that started the server (and holds its stdin) can ask. (SIGUSR2
  * cannot be used: Colyseus shuts the server down on it.)
  */
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
 import { matchMaker } from 'colyseus';
 import { registry } from './ops/metrics';
@@ -82,6 +86,28 @@ async function counter(name: string, labels: Record<string, string> = {}): Promi
     .reduce((sum, v) => sum + v.value, 0);
 }
 
+let profiler: Session | null = null;
+
+async function allocations(action: string | undefined, file: string | undefined): Promise<void> {
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => profiler!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  if (action === 'start' && !profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMajorGC: true,
+    });
+  } else if (action === 'stop' && profiler && file) {
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+    profiler.disconnect();
+    profiler = null;
+    writeFileSync(file, JSON.stringify(profile));
+    process.stdout.write(`${JSON.stringify({ loadtestAllocations: file })}\n`);
+  }
+}
+
 export function startLoadtestStats(): void {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
@@ -105,6 +131,12 @@ export function startLoadtestStats(): void {
         if (Number.isNaN(delta.gamesEnded)) return; // the first second has no baseline
         process.stdout.write(`${JSON.stringify({ loadtestTimeline: { ...sample, ...delta } })}\n`);
       }, 1000);
+      return;
+    }
+    if (command === 'allocations') {
+      // `allocations start` / `allocations stop FILE`: every allocation sampled (also what GC
+      // collected since: the garbage an action leaves), written as a .heapprofile.
+      void allocations(option, line.trim().split(' ')[2]);
       return;
     }
     if (command !== 'stats') return;

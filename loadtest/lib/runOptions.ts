@@ -20,6 +20,10 @@ export const RUN_FLAGS = {
   idle: { kind: 'flag', help: 'seat the bots, never start the games' },
   settle: { kind: 'number', default: 5, min: 0, help: 'seconds between the ramp and the window' },
   endpoint: { kind: 'optional', help: 'an external server (no server figures)' },
+  'alloc-prof': {
+    kind: 'optional',
+    help: "file for the server's allocations in the window, garbage included (.heapprofile; loadtest/allocSplit.ts)",
+  },
   timeline: {
     kind: 'optional',
     help: 'file for one JSON line per second and process (bots, server) from the settle on: latency, event-loop delay, GC, games (loadtest/tailReport.ts reads it)',

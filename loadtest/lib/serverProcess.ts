@@ -20,6 +20,8 @@ export interface ServerProcess {
    * garbage first (the server must run with --expose-gc) to read the live heap.
    */
   stats(options?: { gc?: boolean }): Promise<ServerStats | null>;
+  /** Starts sampling the server's allocations, or stops and writes them to `file` (resolves once written). */
+  allocations(file: string | null): Promise<void>;
   /** Asks for (or stops) the server's per-second timeline lines (server/loadtestStats.ts); each one goes to `onSample`. */
   timeline(onSample: ((sample: Record<string, unknown>) => void) | null): void;
   stop(): Promise<void>;
@@ -86,12 +88,14 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   });
   const statsWaiters: ((s: ServerStats) => void)[] = [];
   let onTimeline: ((sample: Record<string, unknown>) => void) | null = null;
+  const allocationWaiters: (() => void)[] = [];
   let stdoutTail = '';
   child.stdout!.on('data', (d: Buffer) => {
     const lines = (stdoutTail + d.toString()).split('\n');
     stdoutTail = lines.pop()!;
     for (const line of lines) {
       if (line.startsWith('{"loadtestTimeline"')) onTimeline?.(JSON.parse(line).loadtestTimeline);
+      if (line.startsWith('{"loadtestAllocations"')) allocationWaiters.shift()?.();
       if (!line.startsWith('{"loadtestStats"')) continue;
       statsWaiters.shift()?.(JSON.parse(line).loadtestStats);
     }
@@ -138,6 +142,17 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
         }, 10_000);
         statsWaiters.push(waiter);
         child.stdin!.write(request.gc ? 'stats gc\n' : 'stats\n');
+      });
+    },
+    allocations: (file) => {
+      if (!options.stats || exited) return Promise.resolve();
+      if (file === null) {
+        child.stdin!.write('allocations start\n');
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => {
+        allocationWaiters.push(resolve);
+        child.stdin!.write(`allocations stop ${path.resolve(file)}\n`);
       });
     },
     timeline: (onSample) => {
