@@ -180,7 +180,7 @@ export class MatchmakeGuard {
     // A seat belongs to its identity (the room's side: server/room/seats.ts). A joinById of the
     // identity's own seat is that seat back, a reconnection; a kicked player is refused here.
     if (method === 'joinById') {
-      const back = await seatBack(roomId!, options, who);
+      const back = await seatBack(roomId!, options, who).catch(busyWhenUnreachable);
       if (back.kind === 'refused') throw { status: refusedStatus(back.code), code: back.code } satisfies Refusal;
       if (back.kind === 'reclaim') {
         this.limits.refundJoin(who);
@@ -188,7 +188,7 @@ export class MatchmakeGuard {
       }
     }
     if (method === 'reconnect') {
-      const refused = await reconnectRefusal(roomId!, options.reconnectionToken as string, who);
+      const refused = await reconnectRefusal(roomId!, options.reconnectionToken as string, who).catch(busyWhenUnreachable);
       // Another identity's seat: told nothing but "expired".
       if (refused === 'NOT_YOUR_SEAT') throw new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
       if (refused) throw { status: refusedStatus(refused), code: refused } satisfies Refusal;
@@ -442,6 +442,16 @@ export function refusalBody(code: ErrorCode, rawField?: string): { code: ErrorCo
   };
   if (field) body.field = field;
   return body;
+}
+
+/**
+ * The seat checks ask the room's process before anything is reserved. A process that is stalled,
+ * dead and not yet buried, or a Redis that does not answer, is a reason to try again (SERVER_BUSY,
+ * as the matchmaker's own call would answer a moment later), never a server error.
+ */
+function busyWhenUnreachable(error: unknown): never {
+  if (isUnavailable(error)) throw { status: 503, code: 'SERVER_BUSY' } satisfies Refusal;
+  throw error;
 }
 
 /**
