@@ -3,7 +3,18 @@ import { Client } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
 import { socketPort } from '../ops/support';
-import { Answer, DrillProcess, DrillRedis, hasRedisServer, listing, matchmake, ROOM, seconds, startDrillProcess, within } from './support';
+import {
+  Answer,
+  DrillProcess,
+  DrillRedis,
+  listing,
+  matchmake,
+  ROOM,
+  seconds,
+  startDrillCluster,
+  startDrillProcess,
+  within,
+} from './support';
 import { assertNoCredentials } from './credentials';
 
 /** Colyseus's "no such room" (the SDK's ROOM_CLOSED for a reconnect). */
@@ -37,15 +48,7 @@ describe('drill: a process is killed in the middle of games', function () {
   let unlisting: Promise<number> = Promise.resolve(NaN);
 
   before(async function () {
-    if (!hasRedisServer()) {
-      if (process.env.CI) throw new Error('CI must run the drills: redis-server is missing');
-      this.skip();
-    }
-    redis = await DrillRedis.start();
-    [a, b] = await Promise.all([
-      startDrillProcess('A', redis.url, { MAX_PENDING_MATCHMAKES: String(MAX_PENDING) }),
-      startDrillProcess('B', redis.url, { MAX_PENDING_MATCHMAKES: String(MAX_PENDING) }),
-    ]);
+    ({ redis, a, b } = await startDrillCluster(this, { MAX_PENDING_MATCHMAKES: String(MAX_PENDING) }));
   });
 
   after(async () => {

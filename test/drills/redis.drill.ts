@@ -3,7 +3,7 @@ import { Client } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
 import { socketPort } from '../ops/support';
-import { DrillProcess, DrillRedis, gauge, hasRedisServer, listing, matchmake, ROOM, seconds, startDrillProcess, within } from './support';
+import { DrillProcess, DrillRedis, gauge, listing, matchmake, ROOM, seconds, startDrillCluster, within } from './support';
 import { assertNoCredentials } from './credentials';
 
 /**
@@ -33,12 +33,7 @@ describe('drill: Redis crashes and comes back empty', function () {
   let droppedToken = '';
 
   before(async function () {
-    if (!hasRedisServer()) {
-      if (process.env.CI) throw new Error('CI must run the drills: redis-server is missing');
-      this.skip();
-    }
-    redis = await DrillRedis.start();
-    [a, b] = await Promise.all([startDrillProcess('A', redis.url), startDrillProcess('B', redis.url)]);
+    ({ redis, a, b } = await startDrillCluster(this));
   });
 
   after(async () => {

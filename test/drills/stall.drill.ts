@@ -3,19 +3,7 @@ import { Client } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
 import { socketPort } from '../ops/support';
-import {
-  Answer,
-  DrillProcess,
-  DrillRedis,
-  gauge,
-  hasRedisServer,
-  listing,
-  matchmake,
-  ROOM,
-  seconds,
-  startDrillProcess,
-  within,
-} from './support';
+import { Answer, DrillProcess, DrillRedis, gauge, startDrillCluster, listing, matchmake, ROOM, seconds, within } from './support';
 
 const ROOM_NOT_FOUND = 4212;
 
@@ -40,12 +28,7 @@ describe('drill: a stalled process and a stalled Redis are slow, not dead', func
   let guestToken = '';
 
   before(async function () {
-    if (!hasRedisServer()) {
-      if (process.env.CI) throw new Error('CI must run the drills: redis-server is missing');
-      this.skip();
-    }
-    redis = await DrillRedis.start();
-    [a, b] = await Promise.all([startDrillProcess('A', redis.url), startDrillProcess('B', redis.url)]);
+    ({ redis, a, b } = await startDrillCluster(this));
     host = track(new Tracked(await new Client(a.endpoint).create<CockroachState>(ROOM, { nickname: 'host' }, CockroachState), 'host'));
     owner = socketPort(host.room) === a.proc.port ? a : b;
     other = owner === a ? b : a;

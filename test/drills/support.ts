@@ -105,6 +105,20 @@ export async function startDrillProcess(label: string, redisUrl: string, env: Re
   return { proc, label, processId, endpoint: proc.endpoint, http, lines };
 }
 
+/** For a drill's before(): its Redis and two processes A and B on it (CI fails where redis-server is missing; elsewhere the drill skips). */
+export async function startDrillCluster(
+  ctx: Mocha.Context,
+  env: Record<string, string> = {},
+): Promise<{ redis: DrillRedis; a: DrillProcess; b: DrillProcess }> {
+  if (!hasRedisServer()) {
+    if (process.env.CI) throw new Error('CI must run the drills: redis-server is missing');
+    ctx.skip();
+  }
+  const redis = await DrillRedis.start();
+  const [a, b] = await Promise.all([startDrillProcess('A', redis.url, env), startDrillProcess('B', redis.url, env)]);
+  return { redis, a, b };
+}
+
 export interface Answer {
   status: number;
   body: { code?: string | number; error?: string; room?: { roomId: string; processId: string }; sessionId?: string } & Record<

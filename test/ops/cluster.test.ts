@@ -5,7 +5,7 @@ import { buryProcess } from '../../server/ops/burial';
 import { healDriver } from '../../server/ops/healingDriver';
 import { ClusterBusyError, isUnavailable, MatchmakeBudget } from '../../server/ops/matchmakeGate';
 import type { Cluster } from '../../server/ops/cluster';
-import { startTestRedis, TestRedis } from './support';
+import { requireTestRedis, TestRedis } from './support';
 
 const listing = (roomId: string, processId: string, name = 'cockroach-poker') =>
   JSON.stringify({ roomId, processId, name, clients: 1, maxClients: 16, locked: false, private: false, metadata: {} });
@@ -52,13 +52,7 @@ describe('cluster: burial and the driver, on a real Redis', function () {
   let client: Redis;
 
   before(async function () {
-    const found = await startTestRedis();
-    if ('reason' in found) {
-      if (process.env.CI) throw new Error(`CI must run the Redis tests, but Redis is unavailable: ${found.reason}`);
-      console.log(`      SKIPPED (no Redis): ${found.reason}`);
-      this.skip();
-    }
-    redis = found as TestRedis;
+    redis = await requireTestRedis(this);
     client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   });
   beforeEach(() => client.flushall());

@@ -14,7 +14,7 @@ import {
   ROOM,
   scrape,
   socketPort,
-  startTestRedis,
+  requireTestRedis,
   TestRedis,
   waitFor,
 } from './support';
@@ -36,13 +36,7 @@ describe('ops: two processes on one Redis behave as one server', function () {
   const clients: Tracked[] = [];
 
   before(async function () {
-    const found = await startTestRedis();
-    if ('reason' in found) {
-      if (process.env.CI) throw new Error(`CI must run the multi-process test, but Redis is unavailable: ${found.reason}`);
-      console.log(`      SKIPPED (no Redis): ${found.reason}`);
-      this.skip();
-    }
-    redis = found as TestRedis;
+    redis = await requireTestRedis(this, 'the multi-process test');
     const env = {
       REDIS_URL: redis.url,
       PUBLIC_ADDRESS: '',

@@ -11,7 +11,7 @@ import {
 } from '../../server/room/roomCode';
 import { buryRoomCodes, CODE_PREFIX, EPOCH_KEY, ensureEpoch, RedisRoomCodes, SETTLE_KEY } from '../../server/ops/redisRoomCodes';
 import { setLogSink } from '../../server/ops/log';
-import { startTestRedis, TestRedis, waitFor } from './support';
+import { requireTestRedis, TestRedis, waitFor } from './support';
 
 describe('room codes: allocation', () => {
   it('draws 6-digit codes, leading zeros kept, spread over the whole space', () => {
@@ -92,13 +92,7 @@ describe('room codes in Redis', function () {
   let other: Redis;
 
   before(async function () {
-    const found = await startTestRedis();
-    if ('reason' in found) {
-      if (process.env.CI) throw new Error(`CI must run the Redis tests, but Redis is unavailable: ${found.reason}`);
-      console.log(`      SKIPPED (no Redis): ${found.reason}`);
-      this.skip();
-    }
-    redis = found as TestRedis;
+    redis = await requireTestRedis(this);
     client = new Redis(redis.url, { enableOfflineQueue: true, maxRetriesPerRequest: 1 });
     other = new Redis(redis.url, { enableOfflineQueue: true, maxRetriesPerRequest: 1 });
   });

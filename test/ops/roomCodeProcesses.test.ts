@@ -3,7 +3,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOM_CODE } from '../../server/room/roomCode';
-import { startTestRedis, TestRedis } from './support';
+import { requireTestRedis, TestRedis } from './support';
 
 /** One code-allocating process (test/ops/fixtures/codeWorker.ts), answering one JSON line per command. */
 class Worker {
@@ -47,13 +47,7 @@ describe('room codes: two processes on one Redis', function () {
   const workers: Worker[] = [];
 
   before(async function () {
-    const found = await startTestRedis();
-    if ('reason' in found) {
-      if (process.env.CI) throw new Error(`CI must run the Redis tests, but Redis is unavailable: ${found.reason}`);
-      console.log(`      SKIPPED (no Redis): ${found.reason}`);
-      this.skip();
-    }
-    redis = found as TestRedis;
+    redis = await requireTestRedis(this);
   });
   after(async () => {
     for (const w of workers) w.child.stdin!.end();

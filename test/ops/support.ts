@@ -79,6 +79,17 @@ export async function startTestRedis(): Promise<TestRedis | { reason: string }> 
   return { reason: 'no redis-server binary on PATH and no REDIS_URL (install it: apt-get install -y redis-server)' };
 }
 
+/** For a suite's before(): a Redis, or skip (fail under CI, where redis-server must be there). */
+export async function requireTestRedis(ctx: Mocha.Context, what = 'the Redis tests'): Promise<TestRedis> {
+  const found = await startTestRedis();
+  if ('reason' in found) {
+    if (process.env.CI) throw new Error(`CI must run ${what}, but Redis is unavailable: ${found.reason}`);
+    console.log(`      SKIPPED (no Redis): ${found.reason}`);
+    ctx.skip();
+  }
+  return found as TestRedis;
+}
+
 // ---------- HTTP and metrics ----------
 
 export async function httpGet(
