@@ -2,6 +2,7 @@ import type { SavedSeat, TokenStore } from '../../client-sdk/index';
 import type { SkinName } from './art';
 
 const SEAT_KEY = 'bugbluff.seat';
+const GUEST_KEY = 'bugbluff.guest';
 const NICK_KEY = 'bugbluff.nickname';
 const SKIN_KEY = 'bugbluff.skin';
 
@@ -22,7 +23,11 @@ function write(key: string, value: string | null): void {
   }
 }
 
-/** The SDK's TokenStore on localStorage, so a reload (or a closed tab) can take the seat back. */
+/**
+ * The SDK's TokenStore on localStorage, so a reload (or a closed tab) can take the seat back. The
+ * guest identity is kept too: the seat belongs to it (a reload with a new identity could not
+ * reconnect), and a player the host removed stays removed after a reload.
+ */
 export const localSeatStore = {
   load(): SavedSeat | null {
     try {
@@ -37,6 +42,12 @@ export const localSeatStore = {
   },
   clear(): void {
     write(SEAT_KEY, null);
+  },
+  loadGuest(): string | null {
+    return read(GUEST_KEY);
+  },
+  saveGuest(token: string): void {
+    write(GUEST_KEY, token);
   },
 } satisfies TokenStore;
 
