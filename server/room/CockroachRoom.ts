@@ -86,6 +86,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
    * table frees the seat, with the token that takes each back.
    */
   private readonly held = new Map<PlayerId, HeldSeat>();
+  /** The listing's metadata as last written (updateListing). */
+  private listedAs = '';
   /** Reconnection tokens of kicked connections: answered KICKED (PROTOCOL v3). */
   private readonly kickedTokens = new Set<string>();
   /** The result announced for the game on screen (after its record was kept), for latecomers. */
@@ -485,10 +487,20 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     return parsed.join;
   }
 
+  /**
+   * The listing follows the table, written only when what it shows changed: during a game nothing
+   * it shows does, and each write is a save to the driver (an HSET with Redis) that every move
+   * paid for. A failed save is tried again at the next change.
+   */
   private updateListing(): void {
     const { hidden, metadata } = listingFor({ table: this.table.state, spectators: this.spectators.size });
     void this.setPrivate(hidden).catch(() => undefined);
-    void this.setMetadata(metadata).catch(() => undefined);
+    const shown = JSON.stringify(metadata);
+    if (shown === this.listedAs) return;
+    this.listedAs = shown;
+    void this.setMetadata(metadata).catch(() => {
+      if (this.listedAs === shown) this.listedAs = '';
+    });
   }
 
   /** Epoch ms from the room clock's time source (tests swap it for a fake one). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
+import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { useTestServer, create, joinById, ROOM_NAME, Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';
 
@@ -104,6 +105,32 @@ describe('room: lobby, seats and listing', function () {
     host.room.send('start', {});
     assert.equal((await reply).code, 'NOT_ENOUGH_PLAYERS');
     assert.equal(host.state.phase, 'lobby');
+  });
+
+  it('writes the listing when what it shows changes, not at every move', async () => {
+    const table = await openTable(ts, 3);
+    const listing = (table.room as unknown as { listing: { save(): Promise<unknown> } }).listing;
+    const save = listing.save.bind(listing);
+    let saves = 0;
+    listing.save = () => (saves++, save());
+    await startTable(table);
+    assert.ok(saves >= 1, 'the phase changed: written');
+    const afterStart = saves;
+    const game = table.room.table.match!.game;
+    const bot = seedRng('listing');
+    for (let moves = 0; moves < 12 && game.phase === 'playing'; moves++) {
+      const actor = table.byId(activePlayer(game)!);
+      const { type, ...payload } = randomLegalAction(game, actor.id, bot)!;
+      const before = game.step;
+      actor.room.send(type, payload);
+      await actor.until(() => game.step > before, `${type} applied`);
+    }
+    assert.equal(saves, afterStart, 'moves change nothing the listing shows');
+    const watcher = await joinById(ts, table.room.roomId, { spectator: true }, 'watcher');
+    await watcher.until(() => watcher.state.phase === 'playing', 'watching');
+    await table.players[0].until(() => saves > afterStart, 'a spectator more: written');
+    const listed = await matchMaker.query({ roomId: table.room.roomId });
+    assert.equal((listed[0] as unknown as { metadata: { spectators: number } }).metadata.spectators, 2);
   });
 
   it('lists open lobbies with metadata, hides private and started rooms, and quick-matches into an open lobby', async () => {
