@@ -3,7 +3,18 @@ import { Client } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
 import { socketPort } from '../ops/support';
-import { DrillProcess, DrillRedis, gauge, listing, matchmake, ROOM, seconds, startDrillCluster, within } from './support';
+import {
+  DrillProcess,
+  DrillRedis,
+  gauge,
+  listing,
+  matchmake,
+  ROOM,
+  seconds,
+  startCrossProcessGame,
+  startDrillCluster,
+  within,
+} from './support';
 import { assertNoCredentials } from './credentials';
 
 /**
@@ -46,21 +57,9 @@ describe('drill: Redis crashes and comes back empty', function () {
   const remember = (c: Tracked) => tokens.push(c.room.reconnectionToken.split(':')[1]);
 
   it('sets up: a game on one process, a listed lobby on the other', async () => {
-    const host = track(
-      new Tracked(await new Client(a.endpoint).create<CockroachState>(ROOM, { nickname: 'host' }, CockroachState), 'host'),
-    );
-    gameOwner = socketPort(host.room) === a.proc.port ? a : b;
-    other = gameOwner === a ? b : a;
-    const guest = track(
-      new Tracked(
-        await new Client(other.endpoint).joinById<CockroachState>(host.room.roomId, { nickname: 'guest' }, CockroachState),
-        'guest',
-      ),
-    );
-    await host.until(() => host.state.players.size === 2, 'two seated');
-    host.room.send('start', {});
-    await host.until(() => host.state.phase === 'playing', 'started');
-    game = [host, guest];
+    const started = await startCrossProcessGame(a, b, track);
+    ({ owner: gameOwner, other } = started);
+    game = [started.host, started.guest];
     for (let i = 0; ; i++) {
       assert.ok(i < 10, 'a lobby lands on the other process');
       const candidate = track(

@@ -2,8 +2,19 @@ import assert from 'node:assert/strict';
 import { Client } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
-import { socketPort } from '../ops/support';
-import { Answer, DrillProcess, DrillRedis, gauge, startDrillCluster, listing, matchmake, ROOM, seconds, within } from './support';
+import {
+  Answer,
+  DrillProcess,
+  DrillRedis,
+  gauge,
+  listing,
+  matchmake,
+  ROOM,
+  seconds,
+  startCrossProcessGame,
+  startDrillCluster,
+  within,
+} from './support';
 
 const ROOM_NOT_FOUND = 4212;
 
@@ -29,18 +40,7 @@ describe('drill: a stalled process and a stalled Redis are slow, not dead', func
 
   before(async function () {
     ({ redis, a, b } = await startDrillCluster(this));
-    host = track(new Tracked(await new Client(a.endpoint).create<CockroachState>(ROOM, { nickname: 'host' }, CockroachState), 'host'));
-    owner = socketPort(host.room) === a.proc.port ? a : b;
-    other = owner === a ? b : a;
-    track(
-      new Tracked(
-        await new Client(other.endpoint).joinById<CockroachState>(host.room.roomId, { nickname: 'guest' }, CockroachState),
-        'guest',
-      ),
-    );
-    await host.until(() => host.state.players.size === 2, 'two seated');
-    host.room.send('start', {});
-    await host.until(() => host.state.phase === 'playing', 'started');
+    ({ host, owner, other } = await startCrossProcessGame(a, b, track));
     lobby = track(
       new Tracked(await new Client(owner.endpoint).joinOrCreate<CockroachState>(ROOM, { nickname: 'lobby' }, CockroachState), 'lobby'),
     );

@@ -6,7 +6,10 @@
 import { spawn, ChildProcess, spawnSync } from 'node:child_process';
 import Redis from 'ioredis';
 import { freePort, startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
-import { redisPing, sleep } from '../ops/support';
+import { Client } from 'colyseus.js';
+import { CockroachState } from '../../server/schema/CockroachState';
+import { Tracked } from '../support/server';
+import { redisPing, sleep, socketPort } from '../ops/support';
 
 export const ROOM = 'cockroach-poker';
 
@@ -117,6 +120,30 @@ export async function startDrillCluster(
   const redis = await DrillRedis.start();
   const [a, b] = await Promise.all([startDrillProcess('A', redis.url, env), startDrillProcess('B', redis.url, env)]);
   return { redis, a, b };
+}
+
+/**
+ * A two-player game across the processes: the host creates on A (the room lands on either), the
+ * guest joins through the other process, and the game starts. `track` keeps each client for after().
+ */
+export async function startCrossProcessGame(
+  a: DrillProcess,
+  b: DrillProcess,
+  track: (c: Tracked) => Tracked,
+): Promise<{ host: Tracked; guest: Tracked; owner: DrillProcess; other: DrillProcess }> {
+  const host = track(new Tracked(await new Client(a.endpoint).create<CockroachState>(ROOM, { nickname: 'host' }, CockroachState), 'host'));
+  const owner = socketPort(host.room) === a.proc.port ? a : b;
+  const other = owner === a ? b : a;
+  const guest = track(
+    new Tracked(
+      await new Client(other.endpoint).joinById<CockroachState>(host.room.roomId, { nickname: 'guest' }, CockroachState),
+      'guest',
+    ),
+  );
+  await host.until(() => host.state.players.size === 2, 'two seated');
+  host.room.send('start', {});
+  await host.until(() => host.state.phase === 'playing', 'started');
+  return { host, guest, owner, other };
 }
 
 export interface Answer {
