@@ -104,6 +104,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   if (records) {
     drain.beforeShutdown = () => records.writer.durable();
     drain.beforeExit = () => records.close();
+    drain.beforeExitMs = records.closeMs;
   }
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);

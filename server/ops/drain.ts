@@ -30,7 +30,7 @@ const PRESENCE_TIMEOUT_MS = 2000;
 export const SHUTDOWN_BACKSTOP_MS = 15_000;
 /** A finished game's `result` waits for its record at most 2 s (server/store/writer.ts); the drain waits a little longer. */
 const RESULTS_SETTLE_MS = 3_000;
-/** `beforeExit` (the records) is bounded by its own settings; this is the backstop past them. */
+/** `beforeExit` (the records) is bounded by its own settings; the backstop waits this much past them. */
 export const BEFORE_EXIT_BACKSTOP_MS = 30_000;
 
 let drainingNow = false;
@@ -71,6 +71,8 @@ export class Drain {
 
   /** What must happen before any exit once the rooms are closed (the records: app.ts). */
   beforeExit: () => Promise<void> = async () => undefined;
+  /** The longest `beforeExit` may take by its own settings (app.ts: the records' close). */
+  beforeExitMs = 0;
   /**
    * Once no game runs, before the rooms close: the records of games that just ended reach the
    * disk, so their rooms can still send `result` (it waits for the record). Bounded here.
@@ -127,7 +129,7 @@ export class Drain {
     await withTimeout(() => matchMaker.presence.srem(DRAINING_KEY, matchMaker.processId), PRESENCE_TIMEOUT_MS, 'srem');
     const backstop = setTimeout(() => {
       log.error('drain.shutdown_hung', { afterMs: SHUTDOWN_BACKSTOP_MS });
-      void exitAfter(this.beforeExit, 1);
+      void exitAfter(this, 1);
     }, SHUTDOWN_BACKSTOP_MS).unref();
     await this.gameServer.gracefullyShutdown(false);
     clearTimeout(backstop);
@@ -201,10 +203,10 @@ export function exitOnSignals(drain: Drain, seconds: number): void {
     }
     log.info('signal', { signal });
     drain.start(seconds).then(
-      () => exitAfter(drain.beforeExit, 0),
+      () => exitAfter(drain, 0),
       (error) => {
         log.error('drain.failed', {}, error);
-        return exitAfter(drain.beforeExit, 1);
+        return exitAfter(drain, 1);
       },
     );
   };
@@ -228,7 +230,7 @@ export function exitOnSignals(drain: Drain, seconds: number): void {
   process.on('uncaughtException', (error) => {
     log.error('process.uncaught', {}, error);
     drain.cutNow();
-    drain.start(0).finally(() => exitAfter(drain.beforeExit, 1));
+    drain.start(0).finally(() => exitAfter(drain, 1));
   });
 }
 
@@ -237,14 +239,18 @@ export function exitOnSignals(drain: Drain, seconds: number): void {
  * their own settings, and by a backstop here), then exits with `code`.
  */
 let exiting: Promise<void> | null = null;
-function exitAfter(beforeExit: () => Promise<void>, code: number): Promise<void> {
+function exitAfter(drain: Pick<Drain, 'beforeExit' | 'beforeExitMs'>, code: number): Promise<void> {
   exiting ??= (async () => {
+    // Past the records' own bound (RECORD_EXIT_DELIVERY_SECONDS can be minutes), not instead of it.
+    // Not unref'd: while the records close, this timer keeps the process alive (the disk worker
+    // and the writer's timers are unref'd), so it never ends halfway with code 0.
+    const afterMs = drain.beforeExitMs + BEFORE_EXIT_BACKSTOP_MS;
     const backstop = setTimeout(() => {
-      log.error('drain.before_exit_hung', { afterMs: BEFORE_EXIT_BACKSTOP_MS });
+      log.error('drain.before_exit_hung', { afterMs });
       process.exit(code || 1);
-    }, BEFORE_EXIT_BACKSTOP_MS).unref();
+    }, afterMs);
     try {
-      await beforeExit();
+      await drain.beforeExit();
     } catch (error) {
       log.error('drain.before_exit_failed', {}, error);
     }

@@ -5,7 +5,7 @@ import type { FileEvent } from './diskWorker';
 import { PostgresStore } from './postgres';
 import { Retention, startRetention } from './retention';
 import type { GameStore } from './types';
-import { CloseOptions, RecordWriter, WriterOptions } from './writer';
+import { closeBoundMs, CloseOptions, RecordWriter, WriterOptions } from './writer';
 
 /** At start, PostgreSQL gets this long to answer before the server starts without it (records wait in the outbox). */
 const POSTGRES_START_MS = 5_000;
@@ -22,6 +22,8 @@ export interface Records {
    * delivered for up to RECORD_EXIT_DELIVERY_SECONDS; closes the files. Once; later calls wait for the first.
    */
   close(opts?: CloseOptions): Promise<void>;
+  /** The longest `close()` takes at these settings (the drain's exit backstop waits past it). */
+  readonly closeMs: number;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startRecords(
       retention.stop();
       return running.close({ deliveryMs: config.exitDeliverySeconds * 1000, ...closeOpts });
     },
+    closeMs: closeBoundMs({ deliveryMs: config.exitDeliverySeconds * 1000 }),
   };
 }
 

@@ -52,6 +52,13 @@ const DISK_BATCH = 200;
 const DELIVERY_BATCH = 100;
 /** After the deadlines, what is in flight gets this long to finish before the files close. */
 const SETTLE_MS = 2_000;
+const CLOSE_DISK_MS = 5_000;
+const CLOSE_DELIVERY_MS = 10_000;
+
+/** The longest `close(opts)` takes: its two deadlines and the settling steps after them (memory to PostgreSQL, the loops, PostgreSQL's pool). */
+export function closeBoundMs(opts: CloseOptions = {}): number {
+  return (opts.diskMs ?? CLOSE_DISK_MS) + (opts.deliveryMs ?? CLOSE_DELIVERY_MS) + 3 * SETTLE_MS;
+}
 const RECOVERY_LOG_EVERY_MS = 60_000;
 
 interface Pending {
@@ -211,7 +218,7 @@ export class RecordWriter implements RecordSource {
    * outbox keeps what was not delivered for the next start. Closes the files. Once only.
    */
   close(opts: CloseOptions = {}): Promise<void> {
-    this.closed ??= this.shutDown(opts.diskMs ?? 5_000, opts.deliveryMs ?? 10_000);
+    this.closed ??= this.shutDown(opts.diskMs ?? CLOSE_DISK_MS, opts.deliveryMs ?? CLOSE_DELIVERY_MS);
     return this.closed;
   }
 
@@ -257,6 +264,7 @@ export class RecordWriter implements RecordSource {
           salvageError: event.salvageError,
         });
         this.diskSleep.wake(); // records waiting in memory go now
+        this.deliverySleep.wake(true); // and rows the recovery copied into the outbox
       } else if (Date.now() - this.lastRecoveryLog >= RECOVERY_LOG_EVERY_MS) {
         this.lastRecoveryLog = Date.now();
         log.error('records.file_recovery_failed', { why: event.why, file: this.disk.file, msg: event.message });

@@ -3,7 +3,7 @@ import type { FinishedGameRecord } from '../../server/fairness/record';
 import { registry } from '../../server/ops/metrics';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { recordsHealth } from '../../server/store/health';
-import { RecordWriter } from '../../server/store/writer';
+import { closeBoundMs, RecordWriter } from '../../server/store/writer';
 import type { LocalRecords, OutboxRow, RecordRow, DeliveryTarget } from '../../server/store/types';
 import { playGame } from '../fairness/games';
 
@@ -256,6 +256,28 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
     assert.deepEqual(
       events('records.outbox_left').map((l) => l.outbox),
       [1],
+    );
+  });
+
+  it('close() ends within closeBoundMs, which the exit backstop of the drain waits past, when neither the disk nor PostgreSQL answers', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const local = new FakeLocal();
+    const sink = new FakeSink();
+    const w = new RecordWriter(local, sink, FAST).start();
+    local.put = never;
+    local.list = never;
+    sink.saveRows = never;
+    sink.close = never;
+    void w.write(records[0]);
+    const opts = { diskMs: 200, deliveryMs: 300 };
+    const t0 = Date.now();
+    await w.close(opts);
+    const took = Date.now() - t0;
+    assert.ok(took >= 500 && took <= closeBoundMs(opts) + 500, `${took} ms, bound ${closeBoundMs(opts)} ms`);
+    assert.deepEqual(
+      events('record.dropped').map((l) => [l.gameId, l.reason]),
+      [[records[0].gameId, 'closed']],
+      'what never reached a disk is said and counted',
     );
   });
 
