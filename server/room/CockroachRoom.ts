@@ -212,7 +212,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   reconnectRefusal(token: string, key: string | null, address: string): ErrorCode | 'NOT_YOUR_SEAT' | null {
     if (typeof token !== 'string') return 'NOT_YOUR_SEAT';
     if (this.kickedTokens.has(token)) return 'KICKED';
-    const barred = this.table.joinRefusal({ key, address }, true);
+    // An identity kicked stays out by its key. An anonymous player kicked is barred by address only
+    // from joining anew: others behind that address (siblings on one Wi-Fi) come back to their own
+    // seats; the kicked connection's token is refused above.
+    const barred = key === null ? null : this.table.joinRefusal({ key, address }, true);
     if (barred) return barred;
     for (const [id, held] of this.held) {
       if (held.token !== token) continue;

@@ -113,13 +113,23 @@ describe('room: codes, and a host who can say no (PROTOCOL v3 "Family tables")',
   it('an anonymous player kicked is barred by address, and only anonymous joins from it', async () => {
     const host = new Tracked(await ts.client().create<CockroachState>('cockroach-poker', { nickname: '엄마' }, CockroachState), 'host');
     const anon = await joinAs(ts, host.room.roomId, { nickname: '익명' }, identity(null, '127.0.0.2'), 'anonymous');
-    await host.until(() => host.state.players.size === 2, 'seated');
+    // A sibling on the same Wi-Fi, anonymous too, seated before the kick.
+    const sibling = await joinAs(ts, host.room.roomId, { nickname: '동생' }, identity(null, '127.0.0.2'), 'sibling');
+    await host.until(() => host.state.players.size === 3, 'seated');
     host.room.send('kick', { id: anon.id });
     await anon.until(() => anon.leftWith !== null, 'closed');
     await assert.rejects(joinAs(ts, host.room.roomId, { nickname: '또' }, identity(null, '127.0.0.2'), 'again'), /KICKED: /);
+    // The sibling's phone changes networks: its own seat back, not KICKED.
+    const siblingToken = sibling.room.reconnectionToken;
+    sibling.room.connection.close();
+    await host.until(() => host.state.players.get(sibling.id)?.connected === false, 'the sibling dropped');
+    assert.equal(await reconnectRefusal(host.room.roomId, siblingToken.split(':')[1], identity(null, '127.0.0.2')), null);
+    const back = new Tracked(await ts.client().reconnect<CockroachState>(siblingToken, CockroachState), 'sibling back');
+    await host.until(() => host.state.players.get(sibling.id)?.connected === true, 'the sibling back');
+    assert.equal(back.room.sessionId, sibling.id);
     await joinAs(ts, host.room.roomId, { nickname: '이웃' }, identity(null, '127.0.0.1'), 'other address');
     await joinAs(ts, host.room.roomId, { nickname: '가족' }, identity('guest:fam-0005', '127.0.0.2'), 'identity from that address');
-    await host.until(() => host.state.players.size === 3, 'both seated');
+    await host.until(() => host.state.players.size === 4, 'both seated');
   });
 
   it('at the results screen: a dropped player can be kicked too; the others’ screens stay whole', async () => {
