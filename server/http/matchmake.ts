@@ -167,7 +167,7 @@ export class MatchmakeGuard {
     attachIdentity(req, who);
 
     const roomId = method === 'joinById' ? roomIdOf(target) : target;
-    const { mode, cannotCreate } = await this.admit(method, roomId, who);
+    const { mode, cannotCreate, joinCharged } = await this.admit(method, roomId, who);
     if (method === 'joinById' && roomId === null) {
       this.limits.wrongCode(who);
       throw { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
@@ -183,7 +183,8 @@ export class MatchmakeGuard {
       const back = await seatBack(roomId!, options, who).catch(busyWhenUnreachable);
       if (back.kind === 'refused') throw { status: refusedStatus(back.code), code: back.code } satisfies Refusal;
       if (back.kind === 'reclaim') {
-        this.limits.refundJoin(who);
+        // Only what was charged is given back: a seat taken back past the limit was never counted.
+        if (joinCharged) this.limits.refundJoin(who);
         return back.reservation;
       }
     }
@@ -201,7 +202,11 @@ export class MatchmakeGuard {
    * and charges nothing. Returns what the request will do (a joinOrCreate past its creates only
    * joins). A reconnection, and an identity taking its seat back, are never refused for rate.
    */
-  private async admit(method: Mode, roomId: string | null, who: Identity): Promise<{ mode: Mode; cannotCreate?: LimitCode }> {
+  private async admit(
+    method: Mode,
+    roomId: string | null,
+    who: Identity,
+  ): Promise<{ mode: Mode; cannotCreate?: LimitCode; joinCharged?: boolean }> {
     switch (method) {
       case 'reconnect':
         return { mode: method };
@@ -235,7 +240,7 @@ export class MatchmakeGuard {
         if (refused && !(roomId !== null && (await this.takesSeatBack(roomId, who))))
           throw { status: 429, code: refused } satisfies Refusal;
         if (!refused) this.limits.chargeJoin(who);
-        return { mode: method };
+        return { mode: method, joinCharged: !refused };
       }
     }
   }

@@ -54,6 +54,30 @@ describe('http: seats that follow the identity, and kick, through the matchmakin
     await assert.rejects(stranger.client.joinById(table.room.roomId, { nickname: '남' }), /LATE_JOIN/);
   });
 
+  it('a seat taken back past the join limit is not counted, and gives back nothing that was not charged', async () => {
+    const host = await guestClient();
+    const table = new Tracked(await host.client.create<CockroachState>(ROOM_NAME, { nickname: '엄마' }, CockroachState), 'host');
+    const other = new Tracked(await host.client.create<CockroachState>(ROOM_NAME, { nickname: '아빠' }, CockroachState), 'other');
+    const kid = await guestClient();
+    const bearer = { authorization: `Bearer ${kid.token}` };
+    const first = new Tracked(await kid.client.joinById<CockroachState>(table.room.roomId, { nickname: '아이' }, CockroachState), 'kid');
+    await table.until(() => table.state.players.size === 2, 'seated');
+    // The second of its two joins a minute: watching the other table.
+    const watching = new Tracked(
+      await kid.client.joinById<CockroachState>(other.room.roomId, { spectator: true }, CockroachState),
+      'watching',
+    );
+    await watching.until(() => watching.state.players.size === 1, 'watching');
+    // Its own seat, three times over, past the limit: each is a seat back, never refused.
+    for (let i = 0; i < 3; i++) {
+      const back = await post(port(), `/matchmake/joinById/${table.room.roomId}`, { nickname: '아이' }, bearer);
+      assert.equal(back.json.sessionId, first.id, `seat back ${i + 1}`);
+    }
+    // They were not charged, so they gave nothing back: a join elsewhere is still past the limit.
+    const third = await post(port(), `/matchmake/joinById/${other.room.roomId}`, { nickname: '아이' }, bearer);
+    assert.deepEqual([third.status, third.json.code], [429, 'TOO_MANY_REQUESTS']);
+  });
+
   it('a kicked player is refused KICKED (403) by joinById and by reconnect', async () => {
     const host = await guestClient();
     const table = new Tracked(await host.client.create<CockroachState>(ROOM_NAME, { nickname: '엄마' }, CockroachState), 'host');
