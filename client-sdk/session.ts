@@ -243,8 +243,11 @@ export class GameSession extends Emitter<SessionEvents> {
     this.leaving = true;
     this.liveness.stop();
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
-    // A replaced seat lives on with the connection that took it (forgetSeat): nothing of this one to forget.
-    if (this.ended?.code !== 'REPLACED') await this.options.store.clear();
+    // A replaced seat lives on with the connection that took it (forgetSeat), also when the app
+    // leaves between the REPLACED message and the close that follows it.
+    const over = this.ended ?? this.dismissed;
+    if (over?.code === 'REPLACED') await this.forgetSeat(over);
+    else await this.options.store.clear();
     if (this.ended) return; // already over (and announced)
     this.ended = localError('NOT_IN_ROOM', 'leave');
     if (this.reconnecting && this.attempt) {

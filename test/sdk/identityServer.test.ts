@@ -132,47 +132,54 @@ describe('SDK identities against the server (issue 21)', function () {
       assert.equal(friendOf(a)?.connected, true);
     });
 
-    it('a second tab (the same store) takes the seat from an open connection: the first ends REPLACED, tries no reconnection, and leaves the seat saved for the second', async () => {
-      const shared = new MemoryTokenStore();
-      let secondSaved!: () => void;
-      const saved = new Promise<void>((resolve) => (secondSaved = resolve));
-      // Each tab reads and writes one storage; the first tab's reads and clears wait until the second has saved, so the
-      // order is the worst one: a first tab that cleared blindly would wipe the second tab's seat.
-      const tab = (first: boolean): TokenStore => ({
-        async load() {
-          if (first) await saved;
-          return shared.load();
-        },
-        save(seat) {
-          shared.save(seat);
-          if (!first) secondSaved();
-        },
-        async clear() {
-          if (first) await saved;
-          shared.clear();
-        },
-        loadGuest: () => shared.loadGuest(),
-        saveGuest: (token) => shared.saveGuest(token),
+    for (const leaveAtOnce of [false, true])
+      it(`a second tab (the same store) takes the seat from an open connection: the first ends REPLACED, tries no reconnection, and leaves the seat saved for the second${leaveAtOnce ? ' (its app leaving as soon as it is told, before the close)' : ''}`, async () => {
+        const shared = new MemoryTokenStore();
+        let secondSaved!: () => void;
+        const saved = new Promise<void>((resolve) => (secondSaved = resolve));
+        // Each tab reads and writes one storage; the first tab's reads and clears wait until the second has saved, so the
+        // order is the worst one: a first tab that cleared blindly would wipe the second tab's seat.
+        const tab = (first: boolean): TokenStore => ({
+          async load() {
+            if (first) await saved;
+            return shared.load();
+          },
+          save(seat) {
+            shared.save(seat);
+            if (!first) secondSaved();
+          },
+          async clear() {
+            if (first) await saved;
+            shared.clear();
+          },
+          loadGuest: () => shared.loadGuest(),
+          saveGuest: (token) => shared.saveGuest(token),
+        });
+        const { a, b } = await gameWith(new CockroachClient(ts.endpoint), new CockroachClient(ts.endpoint, { store: tab(true) }));
+        if (leaveAtOnce) b.on('error', (e) => void (e.code === 'REPLACED' && b.leave()));
+        const hand = b.snapshot.myHand;
+        const lost: unknown[] = [];
+        b.on('connectionLost', (e) => lost.push(e));
+        const told = next(b, 'error');
+        const left = next(b, 'left');
+        const second = await new CockroachClient(ts.endpoint, { store: tab(false) }).join(a.snapshot.code, '지우');
+        assert.equal(second.me, b.me, 'the same seat');
+        assert.deepEqual(second.snapshot.myHand, hand);
+        const [error, end] = await Promise.all([told, left]);
+        if (leaveAtOnce) {
+          // The app's own leave() ends it; the seat still stays the second tab's.
+          assert.deepEqual([error.code, end.reason.code, end.reason.action], ['REPLACED', 'NOT_IN_ROOM', 'leave']);
+        } else {
+          assert.deepEqual([error.code, end.reason.code], ['REPLACED', 'REPLACED']);
+          assert.match(end.reason.message, /다른 기기/);
+          await rejects(b.chat('nice'), 'REPLACED');
+        }
+        await b.leave(); // the app cleans up the ended session: the seat stays the second tab's
+        assert.deepEqual(lost, [], 'no reconnection tried');
+        assert.equal(shared.load()?.token, roomOf(second).reconnectionToken, "the second tab's seat");
+        assert.equal(guestFetches(log.seen).length, 2, 'the tabs share one identity');
+        await until(a, () => friendOf(a)?.connected === true, 'seated, connected');
       });
-      const { a, b } = await gameWith(new CockroachClient(ts.endpoint), new CockroachClient(ts.endpoint, { store: tab(true) }));
-      const hand = b.snapshot.myHand;
-      const lost: unknown[] = [];
-      b.on('connectionLost', (e) => lost.push(e));
-      const told = next(b, 'error');
-      const left = next(b, 'left');
-      const second = await new CockroachClient(ts.endpoint, { store: tab(false) }).join(a.snapshot.code, '지우');
-      assert.equal(second.me, b.me, 'the same seat');
-      assert.deepEqual(second.snapshot.myHand, hand);
-      const [error, end] = await Promise.all([told, left]);
-      assert.deepEqual([error.code, end.reason.code], ['REPLACED', 'REPLACED']);
-      assert.match(end.reason.message, /다른 기기/);
-      await rejects(b.chat('nice'), 'REPLACED');
-      await b.leave(); // the app cleans up the ended session: the seat stays the second tab's
-      assert.deepEqual(lost, [], 'no reconnection tried');
-      assert.equal(shared.load()?.token, roomOf(second).reconnectionToken, "the second tab's seat");
-      assert.equal(guestFetches(log.seen).length, 2, 'the tabs share one identity');
-      await until(a, () => friendOf(a)?.connected === true, 'seated, connected');
-    });
   });
 
   describe('app mode (AUTH_JWT_SECRET)', () => {
