@@ -282,7 +282,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     for (const event of events) this.count(event);
     if (finished) void this.announce(finished);
     this.retick();
-    this.updateListing();
+    if (mayChangeListing(events)) this.updateListing();
     this.closeIfNobodyIsLeft();
   }
 
@@ -514,6 +514,15 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   get gameOptions(): GameOptions {
     return this.table.options;
   }
+}
+
+/**
+ * A move's own events (a card offered, peeked at, passed on or turned up) change nothing the
+ * listing shows: the listing is not even computed for them, which every move paid for. A game's
+ * end, a seat or host change, or a change without events (options) may.
+ */
+function mayChangeListing(events: readonly TableEvent[]): boolean {
+  return events.length === 0 || events.some((event) => !isGameEvent(event) || event.type === 'ended');
 }
 
 /** A held reconnection: how to give it up, and the token that takes it. */

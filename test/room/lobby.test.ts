@@ -131,6 +131,19 @@ describe('room: lobby, seats and listing', function () {
     await table.players[0].until(() => saves > afterStart, 'a spectator more: written');
     const listed = await matchMaker.query({ roomId: table.room.roomId });
     assert.equal((listed[0] as unknown as { metadata: { spectators: number } }).metadata.spectators, 2);
+    // The move that ends the game is one of those moves: its `ended` event writes the new phase.
+    const beforeEnd = saves;
+    for (let moves = 0; moves < 500 && game.phase === 'playing'; moves++) {
+      const actor = table.byId(activePlayer(game)!);
+      const { type, ...payload } = randomLegalAction(game, actor.id, bot)!;
+      const before = game.step;
+      actor.room.send(type, payload);
+      await actor.until(() => game.step > before || game.phase !== 'playing', `${type} applied`);
+    }
+    assert.equal(game.phase, 'ended');
+    await table.players[0].until(() => saves > beforeEnd, 'the end: written');
+    const ended = await matchMaker.query({ roomId: table.room.roomId });
+    assert.equal((ended[0] as unknown as { metadata: { phase: string } }).metadata.phase, 'ended');
   });
 
   it('lists open lobbies with metadata, hides private and started rooms, and quick-matches into an open lobby', async () => {
