@@ -12,6 +12,7 @@
  */
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
 import { matchMaker } from 'colyseus';
@@ -144,11 +145,18 @@ export function startLoadtestStats(): void {
     const gc = (globalThis as { gc?: () => void }).gc;
     if (option === 'gc' && gc) gc();
     const mem = process.memoryUsage();
+    const heap = getHeapStatistics();
     const cpu = process.cpuUsage();
     const stats = {
       eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
       rssMB: +(mem.rss / 2 ** 20).toFixed(1),
       heapUsedMB: +(mem.heapUsed / 2 ** 20).toFixed(1),
+      // Where the RSS outside the live heap is: V8's committed pages, Buffers, V8's own malloc.
+      heapTotalMB: +(mem.heapTotal / 2 ** 20).toFixed(1),
+      heapPhysicalMB: +(heap.total_physical_size / 2 ** 20).toFixed(1),
+      externalMB: +(mem.external / 2 ** 20).toFixed(1),
+      arrayBuffersMB: +(mem.arrayBuffers / 2 ** 20).toFixed(1),
+      v8MallocMB: +(heap.malloced_memory / 2 ** 20).toFixed(1),
       cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(3),
       rooms: matchMaker.stats.local.roomCount,
       clients: matchMaker.stats.local.ccu,

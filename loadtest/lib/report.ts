@@ -83,6 +83,9 @@ export function buildReport(f: Figures, m: Measured) {
     serverHeapUsedMB: s?.stats?.heapUsedMB ?? null,
     liveHeapPerRoomKB: s?.live && s.baseline ? +(((s.live.heapUsedMB - s.baseline.heapUsedMB) * 1024) / m.rooms).toFixed(1) : null,
     rssAfterGcMB: s?.live?.rssMB ?? null,
+    // At the end of the window, and after a full GC: the RSS beside the heap in use.
+    serverMemoryMB: s?.stats ? memoryOf(s.stats) : null,
+    serverMemoryAfterGcMB: s?.live ? memoryOf(s.live) : null,
     eventLoopDelayP99Ms: s?.stats?.eventLoopDelayMs.p99 ?? null,
     eventLoopDelayMaxMs: s?.stats?.eventLoopDelayMs.max ?? null,
     botCpuPct: +((100 * m.botCpuMicros) / 1e6 / m.windowSeconds).toFixed(1),
@@ -97,3 +100,15 @@ export function buildReport(f: Figures, m: Measured) {
 }
 
 export type Report = ReturnType<typeof buildReport>;
+
+function memoryOf(m: ServerStats) {
+  return {
+    rss: m.rssMB,
+    heapUsed: m.heapUsedMB,
+    heapTotal: m.heapTotalMB ?? null,
+    heapPhysical: m.heapPhysicalMB ?? null,
+    external: m.externalMB ?? null,
+    arrayBuffers: m.arrayBuffersMB ?? null,
+    v8Malloc: m.v8MallocMB ?? null,
+  };
+}

@@ -32,6 +32,11 @@ export interface ServerStats {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   rssMB: number;
   heapUsedMB: number;
+  heapTotalMB?: number;
+  heapPhysicalMB?: number;
+  externalMB?: number;
+  arrayBuffersMB?: number;
+  v8MallocMB?: number;
   cpuSeconds: number;
   rooms: number;
   clients: number;
