@@ -30,7 +30,7 @@ describe('transport: one socket write per client per tick (issue 25)', function 
     assert.equal(coalesceSocketWrites().sendFrame, proto.sendFrame, 'idempotent');
   });
 
-  it('sends three messages of one tick in one write, in order; messages of separate ticks in separate writes', async () => {
+  it('sends three messages of one tick in one write of one buffer, in order; messages of separate ticks in separate writes', async () => {
     host = await create(ts, { nickname: 'host' }, 'host');
     await host.until(() => host.changes.length > 0, 'the first state');
     await new Promise((resolve) => setImmediate(resolve)); // whatever the join sent has left
@@ -41,7 +41,7 @@ describe('transport: one socket write per client per tick (issue 25)', function 
     for (const n of [1, 2, 3]) client.send('pong', { t: n });
     assert.equal(counts.calls, 0, 'held until the tick ends');
     await host.until(() => host.messagesOf('pong').length === 3, 'three pongs');
-    assert.deepEqual(counts, { calls: 1, chunks: 6 }, 'three frames (header and payload each), one writev');
+    assert.deepEqual(counts, { calls: 1, chunks: 1 }, 'three frames (header and payload each) joined in one buffer, one write');
     assert.deepEqual(
       host.messagesOf('pong').map((m) => m.t),
       [1, 2, 3],
@@ -51,5 +51,22 @@ describe('transport: one socket write per client per tick (issue 25)', function 
     client.send('pong', { t: 5 });
     await host.until(() => host.messagesOf('pong').length === 5, 'two more pongs');
     assert.equal(counts.calls, 3, 'one write per tick');
+  });
+
+  it('calls every frame’s callback once the joined write is done', async () => {
+    const room = ts.serverRoom(host.room.roomId);
+    const ws = (room.clients[0] as unknown as { ref: { _socket: Socket; ping(cb: (e?: Error) => void): void } }).ref;
+    const counts = countWrites(ws._socket);
+    const done: (Error | undefined | null)[] = [];
+    ws.ping((e) => done.push(e));
+    room.clients[0].send('pong', { t: 6 });
+    ws.ping((e) => done.push(e));
+    assert.equal(done.length, 0, 'nothing written yet');
+    await host.until(() => done.length === 2, 'both callbacks');
+    assert.ok(
+      done.every((e) => e === null || e === undefined),
+      'no error',
+    );
+    assert.deepEqual(counts, { calls: 1, chunks: 1 });
   });
 });
