@@ -6,7 +6,7 @@
  * change tracking and per-client filter state; no sockets, no Colyseus room), and CPU per action
  * of the projection, the encode and the six filter passes.
  *
- *   node --expose-gc --import tsx loadtest/stateCost.ts [--rooms 500] [--actions 40] [--seed cost]
+ *   node --expose-gc --import tsx loadtest/stateCost.ts [--rooms 500] [--actions 40] [--seed cost] [--writer room|library]
  *
  * A quick A/B for schema-level changes; the whole server is measured by `npm run loadtest`.
  */
@@ -14,13 +14,21 @@ import { performance } from 'node:perf_hooks';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../server/rules';
 import { Projection } from '../server/project';
 import { SeatSketch, tableStateAround } from '../server/table/state';
+import type { Client } from 'colyseus';
 import { CockroachState } from '../server/schema/CockroachState';
+import { PatchPlan, writeFilteredPatch } from '../server/schema/filteredPatches';
 import { parseArgsOrExit } from './lib/args';
 
 const FLAGS = {
   rooms: { kind: 'int', default: 500, min: 1 },
   actions: { kind: 'int', default: 40, min: 0, help: 'actions played in each room before measuring' },
   seed: { kind: 'string', default: 'cost' },
+  writer: {
+    kind: 'choice',
+    choices: ['room', 'library'],
+    default: 'room',
+    help: "each client's patch: the room's writer or the library's path",
+  },
 } as const;
 
 interface Room {
@@ -39,17 +47,37 @@ function gcHeapMB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-/** One patch as the room sends it: encode once, filter per client (bytes kept until sent). */
+let writer: 'room' | 'library' = 'room';
+const scratch: number[] = [];
+
+/**
+ * One patch as the room sends it: encode once, then each client's cut as the Buffer ws sends:
+ * `room` is the room's writer (server/schema/filteredPatches.ts), `library` what Colyseus's own
+ * serializer and ws do (`applyFilters`, `[15, ...bytes]`, `Buffer.from`).
+ */
 function sendPatch(room: Room): void {
   const { state } = room;
   if (state['$changes'].changes.size === 0) return;
   state.encode(false, [], true);
-  for (const c of room.clients) room.bytes += 1 + state.applyFilters(c).length;
+  const plan = new PatchPlan();
+  for (const c of room.clients) {
+    let sent: Buffer;
+    if (writer === 'library') sent = Buffer.from([15, ...state.applyFilters(c)]);
+    else {
+      scratch.length = 0;
+      writeFilteredPatch(state, c as Client, plan, scratch);
+      sent = Buffer.allocUnsafe(scratch.length + 1);
+      sent[0] = 15;
+      for (let i = 0; i < scratch.length; i++) sent[i + 1] = scratch[i];
+    }
+    room.bytes += sent.length;
+  }
   state.discardAllChanges();
 }
 
 function main() {
   const args = parseArgsOrExit(process.argv.slice(2), FLAGS);
+  writer = args.writer;
   const options = validateOptions({});
   if (!options.ok) throw new Error('options');
   const ids = Array.from({ length: 6 }, (_, i) => `s${i}xxxxxxx`.slice(0, 9));
@@ -104,6 +132,7 @@ function main() {
   console.log(
     JSON.stringify({
       rooms: args.rooms,
+      writer,
       stillPlaying: playing,
       actionsPerRoom: +(actions / args.rooms).toFixed(1),
       liveHeapPerRoomKB: +(((after - before) * 1024) / args.rooms).toFixed(1),

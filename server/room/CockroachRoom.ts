@@ -3,6 +3,7 @@ import { Dispatcher } from '@colyseus/command';
 import { Client, ClientState, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
 import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
+import { FilteredPatchSerializer } from '../schema/filteredPatches';
 import { Projection } from '../project';
 import { COMMANDS } from '../commands';
 import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
@@ -116,6 +117,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   private build(join: JoinRequest): void {
     const settings = CockroachRoom.settings;
     this.setState(new CockroachState());
+    // Same bytes as Colyseus's own serializer, each client's patch written once (filteredPatches.ts).
+    const serializer = new FilteredPatchSerializer<CockroachState>();
+    serializer.reset(this.state);
+    this.setSerializer(serializer);
     this.projection = new Projection(this.state);
     this.table = new Table(
       {
