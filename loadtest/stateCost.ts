@@ -16,7 +16,7 @@ import { Projection } from '../server/project';
 import { SeatSketch, tableStateAround } from '../server/table/state';
 import type { Client } from 'colyseus';
 import { CockroachState } from '../server/schema/CockroachState';
-import { PatchPlan, writeFilteredPatch } from '../server/schema/filteredPatches';
+import { PatchBytes, PatchPlan, writeFilteredPatch } from '../server/schema/filteredPatches';
 import { parseArgsOrExit } from './lib/args';
 
 const FLAGS = {
@@ -48,7 +48,7 @@ function gcHeapMB(): number {
 }
 
 let writer: 'room' | 'library' = 'room';
-const scratch: number[] = [];
+const scratch = new PatchBytes();
 
 /**
  * One patch as the room sends it: encode once, then each client's cut as the Buffer ws sends:
@@ -64,11 +64,9 @@ function sendPatch(room: Room): void {
     let sent: Buffer;
     if (writer === 'library') sent = Buffer.from([15, ...state.applyFilters(c)]);
     else {
-      scratch.length = 0;
+      scratch.reset();
       writeFilteredPatch(state, c as Client, plan, scratch);
-      sent = Buffer.allocUnsafe(scratch.length + 1);
-      sent[0] = 15;
-      for (let i = 0; i < scratch.length; i++) sent[i + 1] = scratch[i];
+      sent = scratch.toBuffer(15);
     }
     room.bytes += sent.length;
   }

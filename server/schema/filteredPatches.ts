@@ -59,16 +59,89 @@ export class PatchPlan {
   }
 }
 
-function append(out: number[], bytes: number[] | undefined): void {
-  if (bytes === undefined) return;
-  for (let i = 0; i < bytes.length; i++) out.push(bytes[i]);
+/**
+ * The bytes of one client's patch, in a buffer kept from patch to patch (a JS array emptied per
+ * client would be given up and grown again each time: 12 KB of garbage per action). Integers
+ * are written as the library's `encode.number` writes them (msgpack); anything else goes through
+ * the library's own encoder.
+ */
+export class PatchBytes {
+  private view = new Uint8Array(1024);
+  length = 0;
+  private readonly spare: number[] = [];
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.view.length) return;
+    const grown = new Uint8Array(Math.max(this.view.length * 2, this.length + n));
+    grown.set(this.view.subarray(0, this.length));
+    this.view = grown;
+  }
+
+  u8(value: number): void {
+    this.room(1);
+    this.view[this.length++] = value & 255;
+  }
+
+  /** `encode.number` for a non-negative 32-bit integer (indexes and refIds); the library for the rest. */
+  uint(value: number): void {
+    // The library writes anything beyond a 32-bit signed integer as a float64.
+    if (!(value >= 0 && value === (value | 0))) return this.library(encode.number, value);
+    this.room(5);
+    const v = this.view;
+    if (value < 0x80) v[this.length++] = value;
+    else if (value < 0x100) {
+      v[this.length++] = 0xcc;
+      v[this.length++] = value;
+    } else if (value < 0x10000) {
+      v[this.length++] = 0xcd;
+      v[this.length++] = value & 255;
+      v[this.length++] = (value >> 8) & 255;
+    } else {
+      v[this.length++] = 0xce;
+      v[this.length++] = value & 255;
+      v[this.length++] = (value >> 8) & 255;
+      v[this.length++] = (value >> 16) & 255;
+      v[this.length++] = (value >>> 24) & 255;
+    }
+  }
+
+  /** Bytes the library cached for a field. */
+  append(bytes: number[] | undefined): void {
+    if (bytes === undefined) return;
+    this.room(bytes.length);
+    const v = this.view;
+    for (let i = 0; i < bytes.length; i++) v[this.length++] = bytes[i];
+  }
+
+  library(encoder: (bytes: number[], value: never) => unknown, value: unknown): void {
+    const spare = this.spare;
+    spare.length = 0;
+    encoder(spare, value as never);
+    this.append(spare);
+  }
+
+  /** The bytes written since the last reset, behind one leading byte, in a Buffer of their own. */
+  toBuffer(first: number): Buffer {
+    const out = Buffer.allocUnsafe(this.length + 1);
+    out[0] = first;
+    out.set(this.view.subarray(0, this.length), 1);
+    return out;
+  }
+
+  toArray(): number[] {
+    return Array.from(this.view.subarray(0, this.length));
+  }
 }
 
 /**
  * One client's patch after `root.encode(false, [], true)`: `applyFilters(client)` of the library
  * (its `encodeAll` false), written into `out`; the client's filter state is updated alike.
  */
-export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan, out: number[]): void {
+export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan, out: PatchBytes): void {
   useLeanFilterState(client);
   const known = (client as unknown as { $filterState: LeanClientState }).$filterState;
   let hidden: Set<number> | null = null;
@@ -79,8 +152,8 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
     const ref = tree.ref;
     const isSchema = (ref as unknown) instanceof Schema;
     const isMap = (ref as unknown) instanceof MapSchema;
-    out.push(SWITCH_TO_STRUCTURE);
-    encode.number(out, tree.refId);
+    out.u8(SWITCH_TO_STRUCTURE);
+    out.uint(tree.refId);
     // A client that does not know this object yet is sent all of it.
     const whole = !known.refIds.has(tree);
     known.addRefId(tree);
@@ -98,14 +171,14 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
       const op = whole ? OPERATION.ADD : (item as Operation).op;
       const index = whole ? (item as number) : (item as Operation).index;
       if (op === OPERATION.CLEAR) {
-        out.push(op & 255);
+        out.u8(op);
         continue;
       }
       if (op === OPERATION.DELETE) {
-        if (isSchema) out.push((op | index) & 255);
+        if (isSchema) out.u8(op | index);
         else {
-          out.push(op & 255);
-          encode.number(out, index);
+          out.u8(op);
+          out.uint(index);
         }
         continue;
       }
@@ -125,24 +198,24 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
       if (child) trees.push(child);
       if (op !== OPERATION.TOUCH) {
         if (op === OPERATION.ADD || isSchema) {
-          append(out, tree.caches[index]);
+          out.append(tree.caches[index]);
           held.add(index);
         } else if (held.has(index)) {
-          append(out, tree.caches[index]);
+          out.append(tree.caches[index]);
         } else {
           // A collection entry the client has never had: sent as an ADD.
           held.add(index);
-          out.push(OPERATION.ADD);
-          encode.number(out, index);
-          if (isMap) encode.string(out, ref.$indexes.get(index)!);
-          if (child) encode.number(out, child.refId);
-          else encoders[type](out, value);
+          out.u8(OPERATION.ADD);
+          out.uint(index);
+          if (isMap) out.library(encode.string, ref.$indexes.get(index));
+          if (child) out.uint(child.refId);
+          else out.library(encoders[type], value);
         }
       } else if (child && !isSchema) {
-        out.push(OPERATION.ADD);
-        encode.number(out, index);
-        if (isMap) encode.string(out, ref.$indexes.get(index)!);
-        encode.number(out, child.refId);
+        out.u8(OPERATION.ADD);
+        out.uint(index);
+        if (isMap) out.library(encode.string, ref.$indexes.get(index));
+        out.uint(child.refId);
       }
     }
   }
@@ -157,7 +230,7 @@ export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> 
   readonly id = 'schema';
   private readonly library = new SchemaSerializer<T>();
   private state: T | null = null;
-  private readonly scratch: number[] = [];
+  private readonly bytes = new PatchBytes();
 
   reset(state: T): void {
     this.library.reset(state);
@@ -177,16 +250,13 @@ export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> 
     if (state === null || treeOf(state).changes.size === 0) return false;
     state.encode(false, [], true);
     const plan = new PatchPlan();
-    const out = this.scratch;
+    const out = this.bytes;
     for (let n = clients.length; n--;) {
       const client = clients[n];
       if (client.state !== ClientState.JOINED) continue;
-      out.length = 0;
+      out.reset();
       writeFilteredPatch(state, client, plan, out);
-      const bytes = Buffer.allocUnsafe(out.length + 1);
-      bytes[0] = ROOM_STATE_PATCH;
-      for (let i = 0; i < out.length; i++) bytes[i + 1] = out[i];
-      client.raw(bytes as unknown as number[]);
+      client.raw(out.toBuffer(ROOM_STATE_PATCH) as unknown as number[]);
     }
     state.discardAllChanges();
     return true;

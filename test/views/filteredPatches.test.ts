@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from 'colyseus';
+import { encode } from '@colyseus/schema';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
 import type { GameOptions, PlayerId } from '../../server/rules';
 import { Projection } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { FilteredPatchSerializer, PatchPlan, writeFilteredPatch } from '../../server/schema/filteredPatches';
+import { FilteredPatchSerializer, PatchBytes, PatchPlan, writeFilteredPatch } from '../../server/schema/filteredPatches';
 import { tableStateAround, TableState } from '../../server/table/state';
 import { create, joinById, useTestServer } from '../support/server';
 
@@ -36,9 +37,9 @@ class Bench {
     const plan = new PatchPlan();
     for (const t of this.twins) {
       const expected = state.applyFilters(t.library);
-      const out: number[] = [];
+      const out = new PatchBytes();
       writeFilteredPatch(state, t.ours, plan, out);
-      assert.deepEqual(out, expected, `patch ${this.patches} for ${t.id}`);
+      assert.deepEqual(out.toArray(), expected, `patch ${this.patches} for ${t.id}`);
       this.bytes += out.length;
     }
     state.discardAllChanges();
@@ -120,6 +121,21 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
     });
   }
 
+  it('writes integers as the library does, at every size boundary', () => {
+    for (const value of [0, 1, 127, 128, 255, 256, 65535, 65536, 2 ** 24, 2 ** 32 - 1, 2 ** 32, -1, -200, 1.5, NaN, Infinity]) {
+      const ours = new PatchBytes();
+      ours.uint(value);
+      const theirs: number[] = [];
+      encode.number(theirs, value);
+      assert.deepEqual(ours.toArray(), theirs, String(value));
+    }
+    const big = new PatchBytes();
+    const many = Array.from({ length: 5000 }, (_, i) => i % 256);
+    big.append(many);
+    assert.deepEqual(big.toArray(), many, 'grows past its first size');
+    assert.deepEqual([...big.toBuffer(15).subarray(0, 3)], [15, 0, 1]);
+  });
+
   it('would notice a difference: a client with another filter state gets other bytes', () => {
     const bench = new Bench();
     const opts = options({});
@@ -146,9 +162,9 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
     const state = bench.state;
     state.encode(false, [], true);
     const stranger = { sessionId: 'x1' } as Client; // never sent the full state
-    const out: number[] = [];
+    const out = new PatchBytes();
     writeFilteredPatch(state, stranger, new PatchPlan(), out);
-    assert.notDeepEqual(out, state.applyFilters(bench.twins[0].library));
+    assert.notDeepEqual(out.toArray(), state.applyFilters(bench.twins[0].library));
     state.discardAllChanges();
   });
 
