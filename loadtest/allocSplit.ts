@@ -6,7 +6,7 @@
  *   npx tsx loadtest/allocSplit.ts FILE.heapprofile [--top 30] [--actions N]
  */
 import { readFileSync } from 'node:fs';
-import { parseArgsOrExit } from './lib/args';
+import { parseFileArgsOrExit } from './lib/args';
 
 interface AllocNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -30,13 +30,12 @@ function owner(url: string): string {
 }
 
 function main() {
-  const argv = process.argv.slice(2);
-  const file = argv.find((a) => a.endsWith('.heapprofile'));
-  const args = parseArgsOrExit(
-    argv.filter((a) => a !== file),
+  const { file, args } = parseFileArgsOrExit(
+    process.argv.slice(2),
+    '.heapprofile',
     FLAGS,
+    'usage: allocSplit.ts FILE.heapprofile [--top N] [--actions N]',
   );
-  if (!file) throw new Error('usage: allocSplit.ts FILE.heapprofile [--top N] [--actions N]');
   const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: AllocNode };
   const byFunction = new Map<string, number>();
   const byOwner = new Map<string, number>();

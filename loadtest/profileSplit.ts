@@ -9,7 +9,7 @@
  * window, without ramp and teardown).
  */
 import { readFileSync } from 'node:fs';
-import { parseArgsOrExit } from './lib/args';
+import { parseFileArgsOrExit } from './lib/args';
 
 interface CpuNode {
   id: number;
@@ -54,13 +54,12 @@ const OWNERS: [string, (url: string, name: string) => boolean][] = [
 ];
 
 function main() {
-  const argv = process.argv.slice(2);
-  const file = argv.find((a) => a.endsWith('.cpuprofile'));
-  const args = parseArgsOrExit(
-    argv.filter((a) => a !== file),
+  const { file, args } = parseFileArgsOrExit(
+    process.argv.slice(2),
+    '.cpuprofile',
     FLAGS,
+    'usage: profileSplit.ts FILE.cpuprofile [--top N] [--from S] [--to S]',
   );
-  if (!file) throw new Error('usage: profileSplit.ts FILE.cpuprofile [--top N] [--from S] [--to S]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();

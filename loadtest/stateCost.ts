@@ -47,7 +47,6 @@ function gcHeapMB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-let writer: 'room' | 'library' = 'room';
 const scratch = new PatchBytes();
 
 /**
@@ -55,7 +54,7 @@ const scratch = new PatchBytes();
  * `room` is the room's writer (server/schema/filteredPatches.ts), `library` what Colyseus's own
  * serializer and ws do (`applyFilters`, `[15, ...bytes]`, `Buffer.from`).
  */
-function sendPatch(room: Room): void {
+function sendPatch(room: Room, writer: 'room' | 'library'): void {
   const { state } = room;
   if (state['$changes'].changes.size === 0) return;
   state.encode(false, [], true);
@@ -75,7 +74,6 @@ function sendPatch(room: Room): void {
 
 function main() {
   const args = parseArgsOrExit(process.argv.slice(2), FLAGS);
-  writer = args.writer;
   const options = validateOptions({});
   if (!options.ok) throw new Error('options');
   const ids = Array.from({ length: 6 }, (_, i) => `s${i}xxxxxxx`.slice(0, 9));
@@ -95,7 +93,7 @@ function main() {
     // Joins: each client receives the full state, as Colyseus's getFullState does.
     ids.forEach((id, i) => {
       project(room, i + 1, null);
-      sendPatch(room);
+      sendPatch(room, args.writer);
       state.encodeAll(true);
       const client = { sessionId: id };
       room.clients.push(client);
@@ -105,7 +103,7 @@ function main() {
     if (!started.ok) throw new Error('start');
     room.match = started.match;
     project(room, ids.length, room.match, 1_767_000_000_000);
-    sendPatch(room);
+    sendPatch(room, args.writer);
     rooms.push(room);
   }
   const rng = seedRng(`${args.seed}-bots`);
@@ -119,7 +117,7 @@ function main() {
       const player = activePlayer(game)!;
       room.match.act(player, randomLegalAction(game, player, rng)!);
       project(room, ids.length, room.match, 1_767_000_000_000 + game.step * 1000);
-      sendPatch(room);
+      sendPatch(room, args.writer);
       actions++;
     }
   }
@@ -130,7 +128,7 @@ function main() {
   console.log(
     JSON.stringify({
       rooms: args.rooms,
-      writer,
+      writer: args.writer,
       stillPlaying: playing,
       actionsPerRoom: +(actions / args.rooms).toFixed(1),
       liveHeapPerRoomKB: +(((after - before) * 1024) / args.rooms).toFixed(1),

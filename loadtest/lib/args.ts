@@ -112,3 +112,22 @@ export function parseArgsOrExit<const T extends FlagSpecs>(
     process.exit(2);
   }
 }
+
+/**
+ * A tool's one input file (the argument ending in `suffix`, anywhere on the line) and its flags;
+ * throws `usage` when no such file is given.
+ */
+export function parseFileArgsOrExit<const T extends FlagSpecs>(
+  argv: readonly string[],
+  suffix: string,
+  specs: T,
+  usage: string,
+): { file: string; args: ParsedArgs<T> } {
+  const file = argv.find((a) => a.endsWith(suffix));
+  const args = parseArgsOrExit(
+    argv.filter((a) => a !== file),
+    specs,
+  );
+  if (!file) throw new Error(usage);
+  return { file, args };
+}

@@ -7,7 +7,7 @@
  * action in the issue-25 profile. Here the change lists are built once per patch and shared, the
  * set only when a filter hides an object, and each client's bytes go once into the Buffer sent.
  *
- * The walk, the encoders and the cached field bytes are the library's own; `test/schema/
+ * The walk, the encoders and the cached field bytes are the library's own; `test/views/
  * filteredPatches.test.ts` plays whole games and compares every client's bytes with the library's
  * after every change. Full states (a join) are still the library's.
  */
