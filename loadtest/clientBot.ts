@@ -7,6 +7,19 @@ export type BotMove =
   | { type: 'peek'; payload: { step: number } }
   | { type: 'pass'; payload: { to: string; claim: Kind; step: number } };
 
+/** What one client knows that decides its move: public facts of the round, and its own hand. */
+export interface MoveFacts {
+  phase: string;
+  step: number;
+  hasCard: boolean;
+  starter: string;
+  holder: string;
+  order: readonly string[];
+  seen: readonly string[];
+  hand: readonly number[];
+  twoPlayerPass: boolean;
+}
+
 /**
  * A random legal move chosen from one client's decoded state only (what a real app knows):
  * null when it is not this client's turn. Used by load tests and the fuzzer's bystanders.
@@ -14,31 +27,52 @@ export type BotMove =
 export function chooseMove(state: CockroachState, me: string, rng: RngState): BotMove | null {
   if (state.phase !== 'playing') return null;
   const round = state.round;
-  const step = state.step;
-  if (!round.hasCard) {
-    if (round.starter !== me) return null;
-    const hand = [...(state.players.get(me)?.hand.keys() ?? [])];
-    if (hand.length === 0) return null;
+  // Cheap refusals first: the fuzzer asks every client of a room which one is on turn.
+  if (round.hasCard ? round.holder !== me : round.starter !== me) return null;
+  return chooseMoveFrom(
+    {
+      phase: state.phase,
+      step: state.step,
+      hasCard: round.hasCard,
+      starter: round.starter,
+      holder: round.holder,
+      order: [...state.order] as string[],
+      seen: [...round.seen] as string[],
+      hand: [...(state.players.get(me)?.hand.keys() ?? [])].map(Number),
+      twoPlayerPass: state.options.twoPlayerPass,
+    },
+    me,
+    rng,
+  );
+}
+
+/** The same choice from facts however they were learnt (a decoded state, or the events message: leanSeat.ts). */
+export function chooseMoveFrom(f: MoveFacts, me: string, rng: RngState): BotMove | null {
+  if (f.phase !== 'playing') return null;
+  const step = f.step;
+  if (!f.hasCard) {
+    if (f.starter !== me || f.hand.length === 0) return null;
     return {
       type: 'offer',
       payload: {
-        cardId: Number(pick(rng, hand)),
-        to: pick(rng, [...state.order].filter((id) => id !== me) as string[]),
+        cardId: pick(rng, f.hand),
+        to: pick(
+          rng,
+          f.order.filter((id) => id !== me),
+        ),
         claim: pick(rng, KINDS),
         step,
       },
     };
   }
-  if (round.holder !== me) return null;
-  // The server's own pass/peek rules, applied to the public facts this client decoded.
-  const order = [...state.order] as string[];
-  const seen = [...round.seen] as string[];
+  if (f.holder !== me) return null;
+  // The server's own pass/peek rules, applied to the public facts this client knows.
   const facts: PassFacts = {
-    order,
+    order: f.order,
     holder: me,
-    seen,
-    peeked: peekedFromPublic(order, round.starter, me, seen),
-    twoPlayerPass: state.options.twoPlayerPass,
+    seen: f.seen,
+    peeked: peekedFromPublic(f.order, f.starter, me, f.seen),
+    twoPlayerPass: f.twoPlayerPass,
   };
   if (facts.peeked) return { type: 'pass', payload: { to: pick(rng, passTargetsFrom(facts)), claim: pick(rng, KINDS), step } };
   const canPeek = peekRefusalFrom(facts) === null;

@@ -2,7 +2,7 @@
  * Capacity benchmark: N six-player rooms of colyseus.js bots playing legal moves for S seconds.
  *
  *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--endpoint ws://...]
- *                       [--batch 25] [--seed loadtest] [--cpu-prof DIR] [--server-args "--trace-gc ..."]
+ *                       [--batch 25] [--clients decoding|lean] [--seed loadtest] [--cpu-prof DIR] [--server-args "--trace-gc ..."]
  *                       [--server-log FILE] [--server-root DIR] [--idle] [--settle 5]
  *
  * Without --endpoint the server runs as its own child process (figures are the server's, not the
@@ -10,7 +10,8 @@
  * server of another checkout (a before/after pair with the same bots). Rooms are filled in
  * batches (--batch rooms at a time); each host starts its game once six are seated. A finished
  * game is replaced by a new room. `human` pace: a bot that must act waits 1–3 s (seeded); `fast`:
- * at once. Every bot checks every patch it decodes for hidden information (`leaks`). `--idle`
+ * at once. Every bot checks every patch it decodes for hidden information (`leaks`); `--clients lean`
+ * bots stop decoding at the deal (lib/tables.ts). `--idle`
  * seats the bots but never starts the games: what idle lobbies cost the server.
  *
  * Figures cover the measuring window, which opens once every room is filled and --settle seconds
@@ -87,7 +88,7 @@ function startTimeline(file: string, figures: Figures, server: ServerProcess | n
 
 async function main() {
   const opts = runOptions();
-  const { rooms, seconds, batch, pace, idle } = opts;
+  const { rooms, seconds, batch, pace, idle, clients } = opts;
   const cpuProfDir = opts['cpu-prof'];
   const serverArgs = opts['server-args'].split(' ').filter(Boolean);
   const figures = new Figures();
@@ -119,7 +120,7 @@ async function main() {
     server.child.stdout!.pipe(out);
     server.child.stderr!.pipe(out);
   }
-  const fleet = new Fleet(new Client(endpoint), { pace, idle }, figures, scheduler, seedRng(`${opts.seed}-bots`));
+  const fleet = new Fleet(new Client(endpoint), { pace, idle, clients }, figures, scheduler, seedRng(`${opts.seed}-bots`));
   await sleep(1000);
   const baseline = (await server?.stats({ gc: true })) ?? null;
   const baselineRssMB = server?.rssMB() ?? NaN;
@@ -193,6 +194,7 @@ async function main() {
     roomsAtEnd,
     clients: clientsAtEnd,
     pace,
+    clientKind: clients,
     windowSeconds,
     rampSeconds,
     server: server

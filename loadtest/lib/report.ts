@@ -33,6 +33,8 @@ export interface Measured {
   roomsAtEnd: number;
   clients: number;
   pace: string;
+  /** `decoding` or `lean` (lib/tables.ts): lean clients check no patch for leaks after the deal. */
+  clientKind: string;
   windowSeconds: number;
   rampSeconds: number;
   server: null | {
@@ -60,6 +62,7 @@ export function buildReport(f: Figures, m: Measured) {
     roomsAtEnd: m.roomsAtEnd,
     clients: m.clients,
     pace: m.pace,
+    clientKind: m.clientKind,
     seconds: +m.windowSeconds.toFixed(1),
     rampSeconds: +m.rampSeconds.toFixed(1),
     games: f.games,

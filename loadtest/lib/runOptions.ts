@@ -12,6 +12,12 @@ export const RUN_FLAGS = {
     help: 'rooms filled at a time during the ramp (six matchmakes each stay under the default MAX_PENDING_MATCHMAKES, 200)',
   },
   pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human', help: 'human: 1–3 s per move; fast: at once' },
+  clients: {
+    kind: 'choice',
+    choices: ['decoding', 'lean'],
+    default: 'decoding',
+    help: 'decoding: every client decodes every patch (and checks it for leaks); lean: only until the deal, then follows the events message (a cheaper load generator: loadtest/leanSeat.ts)',
+  },
   seed: { kind: 'string', default: 'loadtest' },
   'cpu-prof': { kind: 'optional', help: 'directory for the server CPU profile' },
   'server-args': { kind: 'string', default: '', help: 'extra node flags for the server' },

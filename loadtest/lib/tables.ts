@@ -3,17 +3,23 @@
  * (each bot plays a random legal move, the `easy` practice bot's, from the rules' view of its
  * decoded state: server/schema/playerView.ts) to leaving and a new room in the same slot. Every decoded patch is timed against the action it shows and checked for hidden
  * information; everything lands in `Figures`.
+ *
+ * `lean` clients decode until the deal, then only time each patch's arrival and follow the game
+ * from the `events` message (loadtest/leanSeat.ts): a load generator that leaves the machine's
+ * cores to the server it measures. They check no patch for leaks after the deal.
  */
 import { performance } from 'node:perf_hooks';
 import { Client, Room } from 'colyseus.js';
 import { actorOf, randInt, RngState } from '../../server/rules';
-import { ROOM_NAME, SERVER_MESSAGES } from '../../server/protocol';
+import { EventsMessage, ROOM_NAME, SERVER_MESSAGES } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { playerViewOf } from '../../server/schema/playerView';
 import { easyMove } from '../../server/bots/easy';
 import { Figures } from './figures';
 import { hiddenInfoViolations, PatchChange } from './leakCheck';
 import { Scheduler } from './scheduler';
+import { chooseMoveFrom } from '../clientBot';
+import { LeanSeat } from '../leanSeat';
 
 export const SEATS = 6;
 /** Colyseus 0.15 frame codes: the first full state, and a patch. */
@@ -37,6 +43,21 @@ interface Bot {
   resultSeen: boolean;
   leaving: boolean;
   changes: PatchChange[];
+  /** Set once a lean client stops decoding (at the deal). */
+  lean: LeanSeat | null;
+  /** When and how big the last patch frame was that a lean client did not decode. */
+  patchAt: number;
+  patchSize: number;
+}
+
+type FrameListener = (ev: { data: ArrayBuffer }) => void;
+interface NodeWs {
+  addEventListener(t: string, f: FrameListener): void;
+  onmessage: FrameListener;
+}
+
+function socketOf(room: Room<CockroachState>): NodeWs {
+  return (room.connection.transport as unknown as { ws: NodeWs }).ws;
 }
 
 /** An action sent and not yet seen by all six clients. */
@@ -64,6 +85,8 @@ export interface FleetOptions {
   pace: 'human' | 'fast';
   /** Seat the bots but never start. */
   idle: boolean;
+  /** `decoding`: every client decodes every patch; `lean`: only until the deal (see above). */
+  clients: 'decoding' | 'lean';
 }
 
 const NO_CHANGES: PatchChange[] = [];
@@ -138,13 +161,14 @@ export class Fleet {
     const now = performance.now();
     for (const t of this.tables) {
       if (t.stalled || t.closing || !t.seated || now - t.lastProgress < this.stallMs) continue;
-      const phase = t.bots[0]?.room.state.phase;
+      const first = t.bots[0];
+      const phase = first?.lean?.phase ?? first?.room.state.phase;
       if (phase === 'ended' || (this.options.idle && phase === 'lobby')) continue;
       t.stalled = true;
       this.figures.stalls++;
       this.figures.countError(
         'stalled room',
-        `room ${t.bots[0]?.room.roomId} step ${t.bots[0]?.room.state.step} phase ${t.bots[0]?.room.state.phase}`,
+        `room ${first?.room.roomId} step ${first?.lean?.step ?? first?.room.state.step} phase ${phase}`,
       );
     }
   }
@@ -168,6 +192,9 @@ export class Fleet {
       resultSeen: false,
       leaving: false,
       changes: NO_CHANGES,
+      lean: null,
+      patchAt: 0,
+      patchSize: 0,
     };
     const state = room.state;
     const decode = state.decode.bind(state);
@@ -177,15 +204,12 @@ export class Fleet {
       return changes;
     }) as CockroachState['decode'];
     // Registered after colyseus.js's own onmessage: runs once the frame is decoded.
-    const ws = (
-      room.connection.transport as unknown as { ws: { addEventListener(t: string, f: (ev: { data: ArrayBuffer }) => void): void } }
-    ).ws;
-    ws.addEventListener('message', (ev) => this.onFrame(bot, ev.data));
+    socketOf(room).addEventListener('message', (ev) => this.onFrame(bot, ev.data));
     room.onStateChange(() => this.onPatch(bot));
     room.onMessage(SERVER_MESSAGES.error, (m: { code?: string }) => this.onRefused(bot, m));
     room.onMessage(SERVER_MESSAGES.result, () => this.onResult(bot));
-    // What happened at the table: the load bots decide from the state alone.
-    room.onMessage(SERVER_MESSAGES.events, () => undefined);
+    // What happened at the table: decoding bots decide from the state alone, lean ones from this.
+    room.onMessage(SERVER_MESSAGES.events, (m: EventsMessage) => this.onEvents(bot, m));
     room.onMessage('*', (type) => this.figures.countError(`unexpected message ${String(type)}`));
     room.onLeave((code) => {
       if (!bot.leaving && !this.figures.stopping) this.figures.countError(`closed ${code}`);
@@ -200,6 +224,10 @@ export class Fleet {
     if (code === ROOM_STATE && !bot.joinStateSeen) {
       bot.joinStateSeen = true;
       this.figures.joinState.record(size);
+    } else if (code === ROOM_STATE_PATCH && bot.lean) {
+      // Its step is known from the events that follow it (onEvents).
+      bot.patchAt = performance.now();
+      bot.patchSize = size;
     } else if (code === ROOM_STATE_PATCH) {
       const step = bot.room.state.step;
       if (step > bot.byteStep) {
@@ -213,24 +241,8 @@ export class Fleet {
     const figures = this.figures;
     const table = bot.table;
     const state = bot.room.state;
-    const now = performance.now();
     const step = state.step;
-    if (step > bot.lastStep) {
-      let settled = false;
-      for (const p of table.pending) {
-        if (p.step < bot.lastStep || p.step >= step) continue;
-        if (p.actor === bot) {
-          p.actorDone = true;
-          figures.actions++;
-          figures.latency.record(now - p.t0);
-          figures.recentLatency.record(now - p.t0);
-        } else if (--p.othersLeft === 0) figures.fanout.record(now - p.t0);
-        if (p.actorDone && p.othersLeft === 0) settled = true;
-      }
-      if (settled) table.pending = table.pending.filter((p) => !(p.actorDone && p.othersLeft === 0));
-      bot.lastStep = step;
-      table.lastProgress = now;
-    }
+    if (step > bot.lastStep) this.reached(bot, step, performance.now());
 
     const violations = hiddenInfoViolations(state, bot.id, bot.changes);
     bot.changes = NO_CHANGES;
@@ -239,12 +251,74 @@ export class Fleet {
     if (figures.stopping || table.closing) return;
     if (state.phase === 'lobby') return this.maybeStart(table);
     if (state.phase !== 'playing') return;
+    if (this.options.clients === 'lean') return this.goLean(bot);
     const round = state.round;
     // The rules' own rule on the public facts; the whole view is built only for the bot on turn.
     const active = actorOf(state.phase, round.hasCard, round.starter, round.holder);
     if (active !== bot.id || bot.scheduledStep === step) return;
     bot.scheduledStep = step;
     this.scheduler.after(this.humanDelay(), () => this.act(bot, step));
+  }
+
+  /** The actions this bot now sees applied: timed from their sending to `now`, when the patch arrived. */
+  private reached(bot: Bot, step: number, now: number): void {
+    const figures = this.figures;
+    const table = bot.table;
+    let settled = false;
+    for (const p of table.pending) {
+      if (p.step < bot.lastStep || p.step >= step) continue;
+      if (p.actor === bot) {
+        p.actorDone = true;
+        figures.actions++;
+        figures.latency.record(now - p.t0);
+        figures.recentLatency.record(now - p.t0);
+      } else if (--p.othersLeft === 0) figures.fanout.record(now - p.t0);
+      if (p.actorDone && p.othersLeft === 0) settled = true;
+    }
+    if (settled) table.pending = table.pending.filter((p) => !(p.actorDone && p.othersLeft === 0));
+    bot.lastStep = step;
+    table.lastProgress = now;
+  }
+
+  /** At the deal a lean client keeps what it knows and stops decoding patches (colyseus.js still handles every other frame). */
+  private goLean(bot: Bot): void {
+    if (bot.lean) return;
+    bot.lean = new LeanSeat(bot.room.state, bot.id);
+    const ws = socketOf(bot.room);
+    const decodeFrame = ws.onmessage;
+    ws.onmessage = (ev) => {
+      if (ev.data.byteLength === 0 || new Uint8Array(ev.data, 0, 1)[0] !== ROOM_STATE_PATCH) decodeFrame(ev);
+    };
+    this.leanSchedule(bot);
+  }
+
+  private onEvents(bot: Bot, message: EventsMessage): void {
+    const seat = bot.lean;
+    if (!seat) return;
+    if (seat.apply(message)) {
+      this.figures.actionPatchBytes.record(bot.patchSize);
+      this.reached(bot, seat.step, bot.patchAt);
+    } else this.figures.otherPatchBytes += bot.patchSize;
+    bot.patchSize = 0;
+    if (!this.figures.stopping && !bot.table.closing) this.leanSchedule(bot);
+  }
+
+  private leanSchedule(bot: Bot): void {
+    const seat = bot.lean!;
+    const step = seat.step;
+    if (seat.actor() !== bot.id || bot.scheduledStep === step) return;
+    bot.scheduledStep = step;
+    this.scheduler.after(this.humanDelay(), () => this.leanAct(bot, step));
+  }
+
+  private leanAct(bot: Bot, step: number): void {
+    const seat = bot.lean!;
+    if (this.figures.stopping || bot.table.closing || seat.phase !== 'playing' || seat.step !== step) return;
+    const move = chooseMoveFrom(seat, bot.id, this.rng);
+    if (!move) return;
+    if (move.type === 'offer') seat.offered(move.payload.cardId);
+    bot.table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: bot.table.bots.length - 1 });
+    bot.room.send(move.type, move.payload);
   }
 
   private humanDelay(): number {
@@ -266,7 +340,7 @@ export class Fleet {
     const table = bot.table;
     table.pending = table.pending.filter((p) => p.actor !== bot || p.actorDone);
     bot.scheduledStep = -1;
-    this.scheduler.after(this.options.pace === 'human' ? 1000 : 10, () => this.onPatch(bot));
+    this.scheduler.after(this.options.pace === 'human' ? 1000 : 10, () => (bot.lean ? this.leanSchedule(bot) : this.onPatch(bot)));
   }
 
   private maybeStart(table: Table): void {
