@@ -5,7 +5,7 @@
  *
  *   npx tsx loadtest/compare.ts --a REV|DIR --b REV|DIR [--runs 3] [--order alternate|blocks]
  *                               [--label-a before] [--label-b after] [--env-a "K=V ..."] [--env-b "K=V ..."]
- *                               [--server-args-a "--v8-flag"] [--server-args-b "..."] [--timeline]
+ *                               [--server-args-a "--v8-flag"] [--server-args-b "..."] [--timeline] [--harness own|here]
  *                               [--out DIR] -- <loadtest/run.ts flags, e.g. --rooms 300 --seconds 40>
  *
  * A revision is extracted with `git archive` into a scratch directory (nothing is added to the
@@ -17,7 +17,9 @@
  * the cores with each other (compare CPU per action and system calls, not latency).
  * `--env-a/--env-b` add environment variables to one side's runs (the harness passes its own
  * environment to the server: e.g. `NODE_PATH=...`). `--timeline` keeps each run's per-second
- * timeline (loadtest/tailReport.ts reads it). Each run's stderr
+ * timeline (loadtest/tailReport.ts reads it). `--harness here` runs this checkout's bots against
+ * each tree's server (`run.ts --server-root`): one load generator for both sides, and flags the
+ * older harness lacks (`--clients lean`). Each run's stderr
  * goes to DIR/<n>-<label>.log, its JSON report to DIR/<n>-<label>.json; the table to stdout.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -39,6 +41,12 @@ const FLAGS = {
   'server-args-a': { kind: 'string', default: '', help: "node flags for a's server (run.ts --server-args), e.g. V8 flags" },
   'server-args-b': { kind: 'string', default: '' },
   out: { kind: 'optional', help: 'directory for the runs’ logs and reports (default: a new temp dir)' },
+  harness: {
+    kind: 'choice',
+    choices: ['own', 'here'],
+    default: 'own',
+    help: "own: each tree's loadtest/run.ts; here: this checkout's, with --server-root TREE",
+  },
   timeline: { kind: 'flag', help: 'each run also writes DIR/<n>-<label>.timeline.jsonl (trees whose harness has --timeline)' },
 } as const;
 
@@ -193,14 +201,16 @@ async function main() {
     const label = side === 'a' ? opts['label-a'] : opts['label-b'];
     const env = envOf(side === 'a' ? opts['env-a'] : opts['env-b']);
     const serverArgs = side === 'a' ? opts['server-args-a'] : opts['server-args-b'];
+    const harness = opts.harness === 'here' ? HERE : trees[side];
     const args = [
       ...runArgs,
+      ...(opts.harness === 'here' ? ['--server-root', trees[side]] : []),
       ...(serverArgs ? ['--server-args', serverArgs] : []),
-      ...(opts.timeline && hasTimeline(trees[side]) ? ['--timeline', path.join(out, `${n}-${label}.timeline.jsonl`)] : []),
+      ...(opts.timeline && hasTimeline(harness) ? ['--timeline', path.join(out, `${n}-${label}.timeline.jsonl`)] : []),
     ];
     if (os.loadavg()[0] > 1.5)
       console.error(`compare: the machine is busy (load average ${os.loadavg()[0].toFixed(2)}): latency figures will show it`);
-    const row = { n, label, ...(await runOnce(trees[side], args, env, path.join(out, `${n}-${label}.log`))) };
+    const row = { n, label, ...(await runOnce(harness, args, env, path.join(out, `${n}-${label}.log`))) };
     if (row.report) writeFileSync(path.join(out, `${n}-${label}.json`), `${JSON.stringify(row.report)}\n`);
     return row;
   };
