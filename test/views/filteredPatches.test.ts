@@ -6,6 +6,7 @@
  * be byte for byte the same, for every client.
  */
 import assert from 'node:assert/strict';
+import { SchemaSerializer } from 'colyseus';
 import type { Client } from 'colyseus';
 import { encode } from '@colyseus/schema';
 import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
@@ -169,6 +170,17 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
     writeFilteredPatch(state, stranger, new PatchPlan(), out);
     assert.notDeepEqual(out.toArray(), state.applyFilters(bench.twins[0].library));
     state.discardAllChanges();
+  });
+
+  it('sends every room the same handshake, the library’s bytes, held once', () => {
+    const [a, b] = [new FilteredPatchSerializer<CockroachState>(), new FilteredPatchSerializer<CockroachState>()];
+    a.reset(new CockroachState());
+    b.reset(new CockroachState());
+    const library = new SchemaSerializer<CockroachState>();
+    library.reset(new CockroachState());
+    assert.deepEqual(a.handshake(), library.handshake());
+    assert.ok(a.handshake().length > 100);
+    assert.equal(a.handshake(), b.handshake(), 'one array for both rooms');
   });
 
   describe('in a room', () => {
