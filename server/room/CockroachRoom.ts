@@ -61,6 +61,9 @@ export interface RecordSink {
   write(record: FinishedGameRecord): Promise<unknown> | void;
 }
 
+/** The command for each client message type (a Map: a type is a client's string, `__proto__` included). */
+const COMMAND_OF: ReadonlyMap<string, new () => RoomCommand> = new Map(CLIENT_MESSAGES.map((type) => [type, COMMANDS[type]]));
+
 /**
  * The Colyseus adapter over the table (server/table/): it turns socket callbacks and messages
  * into the table's inputs, and each applied input into one projection of the table's state onto
@@ -144,12 +147,13 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     this.setPatchRate(null);
     this.retick();
 
-    for (const type of CLIENT_MESSAGES) {
-      const CommandClass = COMMANDS[type];
-      this.onMessage(type, (client, message) => this.receive(client, type, CommandClass, message));
-    }
-    // The transport guard closes on unknown types first; this answers if it is ever bypassed.
-    this.onMessage('*', (client, type) => {
+    // One handler for every type, the command looked up in a table the module holds: one
+    // registered handler per type would be one closure (and Colyseus's try/catch wrapper) per type
+    // and room.
+    this.onMessage('*', (client, type, message) => {
+      const CommandClass = typeof type === 'string' ? COMMAND_OF.get(type) : undefined;
+      if (CommandClass) return this.receive(client, type as ClientMessageType, CommandClass, message);
+      // The transport guard closes on unknown types first; this answers if it is ever bypassed.
       if (!this.admission.hasRoom(client.sessionId))
         return this.admission.refuse(client, () => this.reply(client, 'RATE_LIMITED', echoType(type)));
       this.admission.charge(client.sessionId);
