@@ -3,6 +3,7 @@ import { RuleError } from './errors';
 import type { GameOptions } from './options';
 import type { GameRecord } from './replay';
 import { isRngState } from './rng';
+import { KINDS, Kind } from './kinds';
 import { setupGame } from './setup';
 import { applyTimeout } from './timeout';
 import type { Action, Game, PlayerId } from './types';
@@ -30,14 +31,14 @@ export class Match {
   /** Applies a player's action; only applied actions are logged. */
   act(player: PlayerId, action: Action): ApplyResult {
     const result = applyAction(this.game, player, action);
-    if (result.ok) this.record.log.push({ player, action: copyAction(action) });
+    if (result.ok) this.record.log.push({ player, action: copyAction(action, this.game.order) });
     return result;
   }
 
   /** Plays the default action for whoever must act (timeout, away player). */
   actByDefault() {
     const result = applyTimeout(this.game);
-    if (result) this.record.log.push({ player: result.player, action: copyAction(result.action), auto: true });
+    if (result) this.record.log.push({ player: result.player, action: copyAction(result.action, this.game.order), auto: true });
     return result;
   }
 
@@ -54,16 +55,31 @@ export class Match {
   }
 }
 
-/** Keeps only the fields of the action's type, so a log never carries stray payload keys. */
-export function copyAction(action: Action): Action {
+/**
+ * Keeps only the fields of the action's type, so a log never carries stray payload keys. Given
+ * the game's players, the copy holds the game's own strings for a player and a kind, not the
+ * decoded message's: a room keeps the log for the whole game, and every entry would otherwise
+ * hold two strings of its own.
+ */
+export function copyAction(action: Action, players: readonly PlayerId[] = []): Action {
   switch (action.type) {
     case 'offer':
-      return { type: 'offer', cardId: action.cardId, to: action.to, claim: action.claim };
+      return { type: 'offer', cardId: action.cardId, to: ownId(players, action.to), claim: ownKind(action.claim) };
     case 'pass':
-      return { type: 'pass', to: action.to, claim: action.claim };
+      return { type: 'pass', to: ownId(players, action.to), claim: ownKind(action.claim) };
     case 'call':
       return { type: 'call', call: action.call };
     case 'peek':
       return { type: 'peek' };
   }
+}
+
+function ownId(players: readonly PlayerId[], id: PlayerId): PlayerId {
+  for (const p of players) if (p === id) return p;
+  return id;
+}
+
+function ownKind(kind: Kind): Kind {
+  for (const k of KINDS) if (k === kind) return k;
+  return kind;
 }
