@@ -4,57 +4,82 @@
  * been sent, a `Set` of the field indexes it holds (plus a WeakSet entry): about 150–450 bytes
  * per object per client, the largest single share of a room's heap once hands are plain strings.
  * `applyFilters` only ever calls `refIds.has`, `addRefId`, `containerIndexes.get`, and `has`/`add`
- * on what that returns, so an object that answers those with two 32-bit masks (a Set only for
- * indexes from 64 on) does the same job in a few dozen bytes. Installed by
- * `CockroachState.applyFilters` (server side only: clients never filter).
+ * on what that returns (for the tree it asked about, before asking about the next), so a weak
+ * map from each tree to a small integer mask does the same job: the mask lives in the map's own
+ * slot, no object per tree and client. Installed by `CockroachState.applyFilters` (server side
+ * only: clients never filter) and used by the room's patch writer (filteredPatches.ts).
  */
 
-/** Which field indexes of one object a client holds. */
-class IndexBits {
-  private lo = 0;
-  private hi = 0;
-  private more?: Set<number>;
+/** Indexes below this fit a mask that stays a small integer (V8's smallest: 31 bits, signed). */
+const MASK_BITS = 30;
 
-  has(i: number): boolean {
-    if (i >= 0 && i < 32) return ((this.lo >>> i) & 1) === 1;
-    if (i >= 32 && i < 64) return ((this.hi >>> (i - 32)) & 1) === 1;
-    return this.more?.has(i) ?? false;
-  }
+/**
+ * Which field indexes of one object a client holds: a mask while every index is below
+ * MASK_BITS, a Set once one is not (a collection whose entries came and went many times).
+ */
+type Held = number | Set<number>;
 
-  add(i: number): this {
-    if (i >= 0 && i < 32) this.lo |= 1 << i;
-    else if (i >= 32 && i < 64) this.hi |= 1 << (i - 32);
-    else (this.more ??= new Set()).add(i);
-    return this;
-  }
+/** What `containerIndexes.get` answers: the held indexes of the tree it was asked about. */
+export interface HeldIndexes {
+  has(index: number): boolean;
+  add(index: number): unknown;
 }
 
 /** Stands in for the library's `ClientState` on `client.$filterState`. */
 export class LeanClientState {
   /** Keyed by the library's change trees; weak, so a dropped object takes its entry with it. */
-  private readonly bits = new WeakMap<object, IndexBits>();
-  // The library asks about one tree three times in a row (known? add, get): one lookup serves all.
-  // Holds the last tree asked about until the next question: one object per client at most.
+  private readonly held = new WeakMap<object, Held>();
+  // The library asks about one tree several times in a row (known? add, get, then has/add per
+  // field): one lookup serves them all. Holds the last tree asked about until the next question.
   private lastTree: object | null = null;
-  private lastBits: IndexBits | undefined;
+  private lastHeld: Held | undefined;
+  /** The tree `containerIndexes.get` was last asked about: `indexes` answers for it. */
+  private indexesTree: object | null = null;
 
   /** The library asks whether the client knows an object: it does once it has an entry. */
   readonly refIds = { has: (tree: object): boolean => this.lookup(tree) !== undefined };
-  readonly containerIndexes = { get: (tree: object): IndexBits | undefined => this.lookup(tree) };
+  readonly containerIndexes = {
+    get: (tree: object): HeldIndexes | undefined => {
+      if (this.lookup(tree) === undefined) return undefined;
+      this.indexesTree = tree;
+      return this.indexes;
+    },
+  };
+  private readonly indexes: HeldIndexes = {
+    has: (index) => {
+      const held = this.lookup(this.indexesTree!)!;
+      if (typeof held !== 'number') return held.has(index);
+      return index >= 0 && index < MASK_BITS && ((held >>> index) & 1) === 1;
+    },
+    add: (index) => {
+      const tree = this.indexesTree!;
+      const held = this.lookup(tree)!;
+      if (typeof held !== 'number') held.add(index);
+      else if (index >= 0 && index < MASK_BITS) this.store(tree, held | (1 << index));
+      else {
+        const set = new Set<number>([index]);
+        for (let i = 0; i < MASK_BITS; i++) if ((held >>> i) & 1) set.add(i);
+        this.store(tree, set);
+      }
+    },
+  };
 
   addRefId(tree: object): void {
-    if (this.lookup(tree) !== undefined) return;
-    const bits = new IndexBits();
-    this.bits.set(tree, bits);
-    this.lastBits = bits;
+    if (this.lookup(tree) === undefined) this.store(tree, 0);
   }
 
-  private lookup(tree: object): IndexBits | undefined {
+  private store(tree: object, held: Held): void {
+    this.held.set(tree, held);
+    this.lastTree = tree;
+    this.lastHeld = held;
+  }
+
+  private lookup(tree: object): Held | undefined {
     if (tree !== this.lastTree) {
       this.lastTree = tree;
-      this.lastBits = this.bits.get(tree);
+      this.lastHeld = this.held.get(tree);
     }
-    return this.lastBits;
+    return this.lastHeld;
   }
 }
 

@@ -74,12 +74,37 @@ describe('views: lean per-client filter bookkeeping', () => {
     lean.addRefId(tree);
     assert.equal(lean.refIds.has(tree), true);
     const bits = lean.containerIndexes.get(tree)!;
-    const indexes = [0, 1, 5, 31, 32, 33, 63, 64, 100, 4096];
+    const indexes = [0, 1, 5, 29, 30, 31, 32, 33, 63, 64, 100, 4096];
     for (const i of indexes) {
       assert.equal(bits.has(i), false, `${i} before`);
       bits.add(i);
       assert.equal(bits.has(i), true, `${i} after`);
     }
     for (let i = 0; i < 130; i++) assert.equal(bits.has(i), indexes.includes(i), String(i));
+  });
+
+  it('keeps each object’s indexes apart, whatever was asked in between', () => {
+    const client = { sessionId: 'x' };
+    new CockroachState().applyFilters(client, true);
+    const lean = (client as unknown as { $filterState: LeanClientState }).$filterState;
+    const [a, b] = [{}, {}];
+    lean.addRefId(a);
+    lean.addRefId(b);
+    const ofA = lean.containerIndexes.get(a)!;
+    ofA.add(3);
+    assert.equal(lean.refIds.has(b), true); // asked about b while a's indexes are in hand
+    ofA.add(40);
+    const ofB = lean.containerIndexes.get(b)!;
+    ofB.add(7);
+    assert.deepEqual(
+      [3, 7, 40].map((i) => ofB.has(i)),
+      [false, true, false],
+    );
+    const againA = lean.containerIndexes.get(a)!;
+    assert.deepEqual(
+      [3, 7, 40].map((i) => againA.has(i)),
+      [true, false, true],
+    );
+    assert.equal(lean.containerIndexes.get({}), undefined, 'an object never sent');
   });
 });
