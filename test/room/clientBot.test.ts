@@ -2,17 +2,13 @@ import assert from 'node:assert/strict';
 import { activePlayer, seedRng } from '../../server/rules';
 import { chooseMove } from '../../loadtest/clientBot';
 import { useTestServer } from '../support/server';
-import { assertNoErrors, openTable, startTable } from '../support/table';
+import { assertNoErrors, BOT_TABLES, openTable, startTable } from '../support/table';
 
 describe('loadtest client bot: legal moves from a decoded view alone', function () {
   this.timeout(30000);
   const ts = useTestServer();
 
-  for (const [count, options] of [
-    [2, { twoPlayerPass: true }],
-    [3, {}],
-    [6, {}],
-  ] as const) {
+  for (const [count, options] of BOT_TABLES) {
     it(`plays a ${count}-player game to the end without one refusal`, async () => {
       const table = await openTable(ts, count, options);
       await startTable(table);

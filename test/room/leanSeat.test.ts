@@ -4,7 +4,7 @@ import type { EventsMessage } from '../../server/protocol';
 import { chooseMoveFrom } from '../../loadtest/clientBot';
 import { LeanSeat } from '../../loadtest/leanSeat';
 import { useTestServer } from '../support/server';
-import { assertNoErrors, openTable, startTable } from '../support/table';
+import { assertNoErrors, BOT_TABLES, openTable, startTable } from '../support/table';
 
 /** The facts a move depends on, as the lean seat keeps them or as a decoded state shows them. */
 function factsOf(s: LeanSeat) {
@@ -15,11 +15,7 @@ describe('loadtest lean seat: a game followed from the events message alone afte
   this.timeout(30000);
   const ts = useTestServer();
 
-  for (const [count, options] of [
-    [2, { twoPlayerPass: true }],
-    [3, {}],
-    [6, {}],
-  ] as const) {
+  for (const [count, options] of BOT_TABLES) {
     it(`knows the same as a decoding client after every move of a ${count}-player game, and plays it without a refusal`, async () => {
       const table = await openTable(ts, count, options);
       await startTable(table);

@@ -12,6 +12,13 @@ export interface Table {
   byId(id: string): Tracked;
 }
 
+/** The table shapes a client bot is played at: two players with the pass-back, three, six. */
+export const BOT_TABLES = [
+  [2, { twoPlayerPass: true }],
+  [3, {}],
+  [6, {}],
+] as const;
+
 export async function openTable(ts: TestServer, count: number, options: Record<string, unknown> = {}): Promise<Table> {
   const host = await create(ts, { nickname: '민수', ...options }, 'p0');
   const players = [host];
