@@ -29,21 +29,23 @@ export function chooseMove(state: CockroachState, me: string, rng: RngState): Bo
   const round = state.round;
   // Cheap refusals first: the fuzzer asks every client of a room which one is on turn.
   if (round.hasCard ? round.holder !== me : round.starter !== me) return null;
-  return chooseMoveFrom(
-    {
-      phase: state.phase,
-      step: state.step,
-      hasCard: round.hasCard,
-      starter: round.starter,
-      holder: round.holder,
-      order: [...state.order] as string[],
-      seen: [...round.seen] as string[],
-      hand: [...(state.players.get(me)?.hand.keys() ?? [])].map(Number),
-      twoPlayerPass: state.options.twoPlayerPass,
-    },
-    me,
-    rng,
-  );
+  return chooseMoveFrom(moveFactsOf(state, me), me, rng);
+}
+
+/** What one client's decoded state says that decides its move (fresh arrays: the caller may keep them). */
+export function moveFactsOf(state: CockroachState, me: string): MoveFacts & { order: string[]; seen: string[]; hand: number[] } {
+  const round = state.round;
+  return {
+    phase: state.phase,
+    step: state.step,
+    hasCard: round.hasCard,
+    starter: round.starter,
+    holder: round.holder,
+    order: [...state.order] as string[],
+    seen: [...round.seen] as string[],
+    hand: [...(state.players.get(me)?.hand.keys() ?? [])].map(Number),
+    twoPlayerPass: state.options.twoPlayerPass,
+  };
 }
 
 /** The same choice from facts however they were learnt (a decoded state, or the events message: leanSeat.ts). */

@@ -13,18 +13,19 @@
 import type { CockroachState } from '../server/schema/CockroachState';
 import type { EventsMessage } from '../server/protocol';
 import { actorOf } from '../server/rules';
-import type { MoveFacts } from './clientBot';
+import { moveFactsOf, MoveFacts } from './clientBot';
 
 export class LeanSeat implements MoveFacts {
-  phase: string;
-  step: number;
-  hasCard: boolean;
-  starter: string;
-  holder: string;
-  order: string[];
-  seen: string[];
-  hand: number[];
-  twoPlayerPass: boolean;
+  // Set by the constructor, from the decoded state (moveFactsOf).
+  phase!: string;
+  step!: number;
+  hasCard!: boolean;
+  starter!: string;
+  holder!: string;
+  order!: string[];
+  seen!: string[];
+  hand!: number[];
+  twoPlayerPass!: boolean;
   handUncertain = false;
 
   /** From a decoded state (the last one this client will decode). */
@@ -32,16 +33,7 @@ export class LeanSeat implements MoveFacts {
     state: CockroachState,
     readonly me: string,
   ) {
-    const round = state.round;
-    this.phase = state.phase;
-    this.step = state.step;
-    this.hasCard = round.hasCard;
-    this.starter = round.starter;
-    this.holder = round.holder;
-    this.order = [...state.order] as string[];
-    this.seen = [...round.seen] as string[];
-    this.hand = [...(state.players.get(me)?.hand.keys() ?? [])].map(Number);
-    this.twoPlayerPass = state.options.twoPlayerPass;
+    Object.assign(this, moveFactsOf(state, me));
   }
 
   actor(): string | null {

@@ -317,8 +317,14 @@ export class Fleet {
     const move = chooseMoveFrom(seat, bot.id, this.rng);
     if (!move) return;
     if (move.type === 'offer') seat.offered(move.payload.cardId);
-    bot.table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: bot.table.bots.length - 1 });
-    bot.room.send(move.type, move.payload);
+    this.send(bot, step, move.type, move.payload);
+  }
+
+  /** An action sent, timed until each of the room's clients sees its step applied (`reached`). */
+  private send(bot: Bot, step: number, type: string, payload: object): void {
+    const table = bot.table;
+    table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: table.bots.length - 1 });
+    bot.room.send(type, payload);
   }
 
   private humanDelay(): number {
@@ -330,8 +336,7 @@ export class Fleet {
     const state = bot.room.state;
     if (this.figures.stopping || table.closing || state.phase !== 'playing' || state.step !== step) return;
     const { type, ...fields } = easyMove(playerViewOf(state, bot.id), bot.id, this.rng);
-    table.pending.push({ step, t0: performance.now(), actor: bot, actorDone: false, othersLeft: table.bots.length - 1 });
-    bot.room.send(type, { ...fields, step });
+    this.send(bot, step, type, { ...fields, step });
   }
 
   /** A refused action: counted, and the bot tries again so its room does not stall. */

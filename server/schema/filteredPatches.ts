@@ -221,13 +221,14 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
   }
 }
 
+/** The handshake of each state class (FilteredPatchSerializer.handshake). */
+const handshakes = new WeakMap<object, number[]>();
+
 /**
  * Colyseus's SchemaSerializer with the patch path above: same id ("schema"), same handshake and
  * full state; `applyPatches` encodes once, then writes each joined client's cut straight into
  * the Buffer it is sent in.
  */
-const handshakes = new WeakMap<object, number[]>();
-
 export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> {
   readonly id = 'schema';
   private readonly library = new SchemaSerializer<T>();
