@@ -22,6 +22,7 @@
  * Arguments: lib/runOptions.ts; table lifecycle: lib/tables.ts; figures: lib/figures.ts;
  * report: lib/report.ts.
  */
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client } from 'colyseus.js';
@@ -95,6 +96,8 @@ async function main() {
   const scheduler = new Scheduler((error) => figures.countError('bot exception', error));
 
   checkFileLimit(rooms);
+  // The bots' every thread on CPU 1 (the server's go on CPU 0 when it starts).
+  if (opts.pin) execFileSync('taskset', ['-a', '-c', '-p', '1', String(process.pid)], { stdio: 'ignore' });
   const serverStart = performance.now();
   const server: ServerProcess | null = opts.endpoint
     ? null
@@ -110,6 +113,7 @@ async function main() {
         },
         {
           stats: true,
+          cpus: opts.pin ? '0' : undefined,
           root: opts['server-root'],
           nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
         },
@@ -162,12 +166,13 @@ async function main() {
   // Measuring window.
   figures.resetWindow();
   const cpu0 = server?.cpuSeconds() ?? NaN;
+  const split0 = server?.cpuSplit() ?? null;
   const io0 = server?.syscalls() ?? null;
   const botCpu0 = process.cpuUsage();
   const botLoop = monitorEventLoopDelay({ resolution: 10 });
   botLoop.enable();
   await server?.stats(); // resets the server's event-loop histogram
-  if (opts['alloc-prof']) await server?.allocations(null);
+  if (opts['alloc-prof']) await server?.allocations(null, opts['alloc-kind']);
   phase = 'window';
   windowStart = performance.now();
   await sleep(seconds * 1000);
@@ -175,6 +180,7 @@ async function main() {
   timeline?.stop();
   if (opts['alloc-prof']) await server?.allocations(opts['alloc-prof']);
   const cpu1 = server?.cpuSeconds() ?? NaN;
+  const split1 = server?.cpuSplit() ?? null;
   const io1 = server?.syscalls() ?? null;
   const botCpu = process.cpuUsage(botCpu0);
   botLoop.disable();
@@ -200,6 +206,8 @@ async function main() {
     server: server
       ? {
           cpuSeconds: cpu1 - cpu0,
+          cpuSystemSeconds: split0 && split1 ? split1.system - split0.system : NaN,
+          cpuMainThreadSeconds: split0 && split1 ? split1.mainThread - split0.mainThread : NaN,
           syscalls: io0 && io1 ? { reads: io1.reads - io0.reads, writes: io1.writes - io0.writes } : null,
           endRssMB,
           baselineRssMB,
@@ -209,6 +217,7 @@ async function main() {
         }
       : null,
     botCpuMicros: botCpu.user + botCpu.system,
+    botCpuSystemMicros: botCpu.system,
     botLoopP99Ns: botLoop.percentile(99),
     crashed: server?.crashed() ?? false,
   });

@@ -6,7 +6,9 @@
  * delay, GC pauses, CPU, games ended and actions in that second) until `timeline stop`: the load
  * run lines it up with its own bots' second by second to see which process stalls (issue 25).
  * `allocations start` / `allocations stop FILE` samples every allocation in between, garbage
- * included (a .heapprofile: loadtest/allocSplit.ts reads it).
+ * included (a .heapprofile: loadtest/allocSplit.ts reads it); `allocations promoted` starts
+ * sampling only what outlives the young generation (what the scavenger copies and old-space
+ * collections then sweep).
  * No port: only the process that started the server (and holds its stdin) can ask. (SIGUSR2
  * cannot be used: Colyseus shuts the server down on it.)
  */
@@ -92,12 +94,12 @@ let profiler: Session | null = null;
 async function allocations(action: string | undefined, file: string | undefined): Promise<void> {
   const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) => profiler!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
-  if (action === 'start' && !profiler) {
+  if ((action === 'start' || action === 'promoted') && !profiler) {
     profiler = new Session();
     profiler.connect();
     await post('HeapProfiler.startSampling', {
       samplingInterval: 16384,
-      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMinorGC: action === 'start',
       includeObjectsCollectedByMajorGC: true,
     });
   } else if (action === 'stop' && profiler && file) {

@@ -39,6 +39,10 @@ export interface Measured {
   rampSeconds: number;
   server: null | {
     cpuSeconds: number;
+    /** The kernel's share of cpuSeconds (socket system calls; on loopback also the peer's TCP receive). */
+    cpuSystemSeconds: number;
+    /** The event loop's own thread; the rest of cpuSeconds is V8's GC helpers, the disk worker and libuv's pool. */
+    cpuMainThreadSeconds: number;
     /** Read and write system calls in the window (socket reads; writes and writevs). */
     syscalls: { reads: number; writes: number } | null;
     endRssMB: number;
@@ -49,6 +53,7 @@ export interface Measured {
     baseline: ServerStats | null;
   };
   botCpuMicros: number;
+  botCpuSystemMicros: number;
   botLoopP99Ns: number;
   crashed: boolean;
 }
@@ -77,6 +82,10 @@ export function buildReport(f: Figures, m: Measured) {
     joinStateBytesP50: f.joinState.summary().p50,
     serverCpuPct: s ? +((100 * s.cpuSeconds) / m.windowSeconds).toFixed(1) : null,
     serverCpuPerActionUs: cpuPerAction,
+    serverMainThreadCpuPerActionUs:
+      s && f.actions > 0 && Number.isFinite(s.cpuMainThreadSeconds) ? +((s.cpuMainThreadSeconds * 1e6) / f.actions).toFixed(0) : null,
+    serverSystemCpuPerActionUs:
+      s && f.actions > 0 && Number.isFinite(s.cpuSystemSeconds) ? +((s.cpuSystemSeconds * 1e6) / f.actions).toFixed(0) : null,
     // System calls per action: the socket writes and reads behind it, whatever else runs on the machine.
     serverWritesPerAction: s?.syscalls && f.actions > 0 ? +(s.syscalls.writes / f.actions).toFixed(2) : null,
     serverReadsPerAction: s?.syscalls && f.actions > 0 ? +(s.syscalls.reads / f.actions).toFixed(2) : null,
@@ -92,6 +101,7 @@ export function buildReport(f: Figures, m: Measured) {
     eventLoopDelayP99Ms: s?.stats?.eventLoopDelayMs.p99 ?? null,
     eventLoopDelayMaxMs: s?.stats?.eventLoopDelayMs.max ?? null,
     botCpuPct: +((100 * m.botCpuMicros) / 1e6 / m.windowSeconds).toFixed(1),
+    botSystemCpuPct: +((100 * m.botCpuSystemMicros) / 1e6 / m.windowSeconds).toFixed(1),
     botEventLoopDelayP99Ms: +(m.botLoopP99Ns / 1e6).toFixed(2),
     errors: f.errors,
     errorKinds: { ...f.errorKinds },

@@ -23,12 +23,22 @@ export const RUN_FLAGS = {
   'server-args': { kind: 'string', default: '', help: 'extra node flags for the server' },
   'server-log': { kind: 'optional', help: "file for the server's stdout and stderr" },
   'server-root': { kind: 'optional', help: 'run the server of another checkout (before/after runs)' },
+  pin: {
+    kind: 'flag',
+    help: 'give the server CPU 0 and the bots CPU 1 (taskset): each process has a core of its own, as if the bots ran on another machine',
+  },
   idle: { kind: 'flag', help: 'seat the bots, never start the games' },
   settle: { kind: 'number', default: 5, min: 0, help: 'seconds between the ramp and the window' },
   endpoint: { kind: 'optional', help: 'an external server (no server figures)' },
   'alloc-prof': {
     kind: 'optional',
     help: "file for the server's allocations in the window, garbage included (.heapprofile; loadtest/allocSplit.ts)",
+  },
+  'alloc-kind': {
+    kind: 'choice',
+    choices: ['all', 'promoted'],
+    default: 'all',
+    help: 'all: every allocation; promoted: only what outlives the young generation (the old-space garbage behind major GCs)',
   },
   timeline: {
     kind: 'optional',

@@ -12,6 +12,8 @@ export interface ServerProcess {
   rssMB(): number;
   /** CPU seconds (user + system) used so far. */
   cpuSeconds(): number;
+  /** The same, split: user and system time, and the event loop's thread alone (the rest is GC helpers, workers, libuv). */
+  cpuSplit(): { user: number; system: number; mainThread: number };
   /** Read and write system calls so far (/proc/<pid>/io: every socket read, every write or writev). */
   syscalls(): { reads: number; writes: number };
   /**
@@ -20,8 +22,11 @@ export interface ServerProcess {
    * garbage first (the server must run with --expose-gc) to read the live heap.
    */
   stats(options?: { gc?: boolean }): Promise<ServerStats | null>;
-  /** Starts sampling the server's allocations, or stops and writes them to `file` (resolves once written). */
-  allocations(file: string | null): Promise<void>;
+  /**
+   * Starts sampling the server's allocations (`promoted`: only those that outlive the young
+   * generation), or stops and writes them to `file` (resolves once written).
+   */
+  allocations(file: string | null, kind?: 'all' | 'promoted'): Promise<void>;
   /** Asks for (or stops) the server's per-second timeline lines (server/loadtestStats.ts); each one goes to `onSample`. */
   timeline(onSample: ((sample: Record<string, unknown>) => void) | null): void;
   stop(): Promise<void>;
@@ -55,6 +60,8 @@ export interface ServerProcessOptions {
    * `source`: server/index.ts through tsx.
    */
   entry?: 'build' | 'source';
+  /** CPUs the server may run on (`taskset -c` list, e.g. '0'); default any. */
+  cpus?: string;
 }
 
 /** The node arguments that run `root`'s server: compiled when the checkout can build, else through tsx. */
@@ -86,7 +93,10 @@ export async function freePort(): Promise<number> {
 export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const root = options.root ? path.resolve(options.root) : path.resolve(__dirname, '..', '..');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverEntry(root, options.entry)], {
+  const argv = [process.execPath, ...(options.nodeArgs ?? []), ...serverEntry(root, options.entry)];
+  // taskset execs node in its own process: the pid, /proc figures and signals stay the server's.
+  const [command, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...argv] : argv;
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env, ...(options.stats ? { LOADTEST_STATS: '1' } : {}), PORT: String(port) },
     stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -132,6 +142,15 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       const fields = procStat();
       return (Number(fields[11]) + Number(fields[12])) / ticks;
     },
+    cpuSplit: () => {
+      const fields = procStat();
+      const main = readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return {
+        user: Number(fields[11]) / ticks,
+        system: Number(fields[12]) / ticks,
+        mainThread: (Number(main[11]) + Number(main[12])) / ticks,
+      };
+    },
     syscalls: () => {
       const io = readFileSync(`/proc/${child.pid}/io`, 'utf8');
       const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
@@ -149,10 +168,10 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
         child.stdin!.write(request.gc ? 'stats gc\n' : 'stats\n');
       });
     },
-    allocations: (file) => {
+    allocations: (file, kind = 'all') => {
       if (!options.stats || exited) return Promise.resolve();
       if (file === null) {
-        child.stdin!.write('allocations start\n');
+        child.stdin!.write(kind === 'promoted' ? 'allocations promoted\n' : 'allocations start\n');
         return Promise.resolve();
       }
       return new Promise<void>((resolve) => {
