@@ -16,6 +16,8 @@ import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@coly
 import { OPTION_SPECS, WireOptions } from '../rules/options';
 import { maySeeCardInFlight, maySeeHand } from '../rules/visibility';
 import { useLeanFilterState } from './leanFilterState';
+// The library's per-field byte caches, kept in place (the module says why).
+import './fieldCaches';
 
 interface SessionClient {
   sessionId: string;
