@@ -16,8 +16,8 @@ import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@coly
 import { OPTION_SPECS, WireOptions } from '../rules/options';
 import { maySeeCardInFlight, maySeeHand } from '../rules/visibility';
 import { useLeanFilterState } from './leanFilterState';
-// The library's per-field byte caches, kept in place (the module says why).
-import './fieldCaches';
+// The library's change trees made to keep less between patches (the module says why).
+import './changeTrees';
 
 interface SessionClient {
   sessionId: string;
