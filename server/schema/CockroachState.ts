@@ -127,7 +127,7 @@ export class CockroachState extends Schema {
 
   /** Server side: each client's filter bookkeeping is the lean one (see leanFilterState.ts). */
   applyFilters(client: Parameters<Schema['applyFilters']>[0], encodeAll = false): number[] {
-    useLeanFilterState(client);
+    useLeanFilterState(client, this);
     return super.applyFilters(client, encodeAll);
   }
 }

@@ -142,7 +142,7 @@ export class PatchBytes {
  * (its `encodeAll` false), written into `out`; the client's filter state is updated alike.
  */
 export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan, out: PatchBytes): void {
-  useLeanFilterState(client);
+  useLeanFilterState(client, root);
   const known = (client as unknown as { $filterState: LeanClientState }).$filterState;
   let hidden: Set<number> | null = null;
   const trees: ChangeTree[] = [treeOf(root)];

@@ -5,6 +5,7 @@ import { Projection } from '../../server/project';
 import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { LeanClientState } from '../../server/schema/leanFilterState';
+import { ClientState } from 'colyseus';
 
 /**
  * The lean per-client filter bookkeeping must send, byte for byte, what the library's own
@@ -106,5 +107,39 @@ describe('views: lean per-client filter bookkeeping', () => {
       [true, false, true],
     );
     assert.equal(lean.containerIndexes.get({}), undefined, 'an object never sent');
+  });
+
+  it('gives each client of a room its own entries on a shared object, and a newcomer in a departed client’s slot none of its', () => {
+    const state = new CockroachState();
+    const leanOf = (client: object) => (client as { $filterState: LeanClientState }).$filterState;
+    const [first, second] = [
+      { sessionId: 'a', state: ClientState.JOINED },
+      { sessionId: 'b', state: ClientState.JOINED },
+    ];
+    state.applyFilters(first, true);
+    state.applyFilters(second, true);
+    const tree = {};
+    leanOf(first).addRefId(tree);
+    leanOf(first).containerIndexes.get(tree)!.add(4);
+    assert.equal(leanOf(second).refIds.has(tree), false);
+    leanOf(second).addRefId(tree);
+    assert.equal(leanOf(second).containerIndexes.get(tree)!.has(4), false);
+    assert.equal(leanOf(first).containerIndexes.get(tree)!.has(4), true);
+
+    first.state = ClientState.LEAVING;
+    const newcomer = { sessionId: 'c', state: ClientState.JOINING };
+    state.applyFilters(newcomer, true);
+    assert.equal((tree as { $held: unknown[] }).$held.length, 4, 'the departed client’s slot is taken over');
+    assert.equal(leanOf(newcomer).refIds.has(tree), false, 'nothing inherited from the departed client');
+    leanOf(newcomer).addRefId(tree);
+    assert.equal(leanOf(newcomer).containerIndexes.get(tree)!.has(4), false);
+    assert.equal(leanOf(second).refIds.has(tree), true);
+
+    // A client of another room starts at the first slot of its own.
+    const elsewhere = { sessionId: 'd', state: ClientState.JOINED };
+    new CockroachState().applyFilters(elsewhere, true);
+    const other = {};
+    leanOf(elsewhere).addRefId(other);
+    assert.equal((other as { $held: unknown[] }).$held.length, 2);
   });
 });
