@@ -10,14 +10,23 @@ export interface TimerHandle {
   clear(): void;
 }
 
-interface Entry {
-  due: number;
-  fn: () => void;
-  live: boolean;
+/** A timer is its own handle: one object per timer, not an entry, a handle and a closure. */
+class Entry implements TimerHandle {
+  live = true;
+
+  constructor(
+    readonly due: number,
+    readonly fn: () => void,
+  ) {}
+
+  clear(): void {
+    this.live = false;
+  }
 }
 
 export class Timers {
-  private entries: Entry[] = [];
+  /** Kept and compacted in place: a new array per run would outlive the young generation. */
+  private readonly entries: Entry[] = [];
 
   constructor(private readonly now: () => number) {}
 
@@ -27,17 +36,26 @@ export class Timers {
   }
 
   at(due: number, fn: () => void): TimerHandle {
-    const entry: Entry = { due, fn, live: true };
+    const entry = new Entry(due, fn);
     this.entries.push(entry);
-    return { clear: () => (entry.live = false) };
+    return entry;
   }
 
   /** Fires every due timer once, earliest first; a timer set by a callback waits for the next run. */
   run(now = this.now()): void {
-    if (this.entries.length === 0) return;
-    const due = this.entries.filter((e) => e.live && e.due <= now).sort((a, b) => a.due - b.due);
-    if (due.length === 0 && this.entries.every((e) => e.live)) return;
-    this.entries = this.entries.filter((e) => e.live && e.due > now);
+    const entries = this.entries;
+    if (entries.length === 0) return;
+    let due: Entry[] | null = null;
+    let kept = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (!entry.live) continue;
+      if (entry.due <= now) (due ??= []).push(entry);
+      else entries[kept++] = entry;
+    }
+    entries.length = kept;
+    if (due === null) return;
+    due.sort((a, b) => a.due - b.due);
     for (const entry of due) {
       if (!entry.live) continue;
       entry.live = false;
@@ -52,6 +70,6 @@ export class Timers {
 
   clearAll(): void {
     for (const entry of this.entries) entry.live = false;
-    this.entries = [];
+    this.entries.length = 0;
   }
 }
