@@ -196,13 +196,7 @@ export class Fleet {
       patchAt: 0,
       patchSize: 0,
     };
-    const state = room.state;
-    const decode = state.decode.bind(state);
-    state.decode = ((...args: Parameters<CockroachState['decode']>) => {
-      const changes = decode(...args);
-      bot.changes = changes as unknown as PatchChange[];
-      return changes;
-    }) as CockroachState['decode'];
+    keepDecodedChanges(bot, room.state);
     // Registered after colyseus.js's own onmessage: runs once the frame is decoded.
     socketOf(room).addEventListener('message', (ev) => this.onFrame(bot, ev.data));
     room.onStateChange(() => this.onPatch(bot));
@@ -284,6 +278,9 @@ export class Fleet {
   private goLean(bot: Bot): void {
     if (bot.lean) return;
     bot.lean = new LeanSeat(bot.room.state, bot.id);
+    // Nothing reads the decoded state again: let it go with everything the decoder holds.
+    bot.changes = NO_CHANGES;
+    (bot.room as unknown as { serializer: { state: unknown } }).serializer.state = undefined;
     const ws = socketOf(bot.room);
     const decodeFrame = ws.onmessage;
     ws.onmessage = (ev) => {
@@ -388,4 +385,18 @@ async function leaveAll(bots: Bot[]): Promise<void> {
     new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
   ]);
   clearTimeout(timer);
+}
+
+/**
+ * Each decode's changes, for the leak check. A function of its own: a closure made in addBot
+ * would share its context with the socket's listeners there and keep the decoded state alive
+ * after a lean client lets it go.
+ */
+function keepDecodedChanges(bot: Bot, state: CockroachState): void {
+  const decode = state.decode.bind(state);
+  state.decode = ((...args: Parameters<CockroachState['decode']>) => {
+    const changes = decode(...args);
+    bot.changes = changes as unknown as PatchChange[];
+    return changes;
+  }) as CockroachState['decode'];
 }
