@@ -16,8 +16,6 @@ import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@coly
 import { OPTION_SPECS, WireOptions } from '../rules/options';
 import { maySeeCardInFlight, maySeeHand } from '../rules/visibility';
 import { useLeanFilterState } from './leanFilterState';
-// The library's change trees made to keep less between patches (the module says why).
-import './changeTrees';
 
 interface SessionClient {
   sessionId: string;

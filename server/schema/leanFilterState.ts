@@ -16,7 +16,13 @@
  * again. Installed by `CockroachState.applyFilters` (server side only: clients never filter) and
  * used by the room's patch writer (filteredPatches.ts).
  */
-import { ClientState } from 'colyseus';
+
+/**
+ * Colyseus's `ClientState` values for a client gone from the room (the state classes are shared
+ * with the SDK, which must not import the server's package; test/views/leanFilterState.test.ts
+ * checks them against it).
+ */
+export const CLIENT_LEFT = { LEAVING: 3, RECONNECTED: 2 } as const;
 
 /** Indexes below this fit a mask that stays a small integer (V8's smallest: 31 bits, signed). */
 const MASK_BITS = 30;
@@ -47,7 +53,7 @@ class Slots {
     const owners = this.owners;
     for (let slot = 0; slot < owners.length; slot++) {
       const state = owners[slot].state;
-      if (state === ClientState.LEAVING || state === ClientState.RECONNECTED) {
+      if (state === CLIENT_LEFT.LEAVING || state === CLIENT_LEFT.RECONNECTED) {
         owners[slot] = client;
         return slot;
       }

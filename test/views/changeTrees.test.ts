@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Schema, type } from '@colyseus/schema';
-import '../../server/schema/CockroachState';
+import '../../server/schema/changeTrees';
 
 class Box extends Schema {
   @type('uint8') n = 1;

@@ -4,7 +4,7 @@ import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from
 import { Projection } from '../../server/project';
 import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { LeanClientState } from '../../server/schema/leanFilterState';
+import { CLIENT_LEFT, LeanClientState } from '../../server/schema/leanFilterState';
 import { ClientState } from 'colyseus';
 
 /**
@@ -107,6 +107,11 @@ describe('views: lean per-client filter bookkeeping', () => {
       [true, false, true],
     );
     assert.equal(lean.containerIndexes.get({}), undefined, 'an object never sent');
+  });
+
+  it('knows the states of a departed client by Colyseus’s own values', () => {
+    assert.equal(CLIENT_LEFT.LEAVING, ClientState.LEAVING);
+    assert.equal(CLIENT_LEFT.RECONNECTED, ClientState.RECONNECTED);
   });
 
   it('gives each client of a room its own entries on a shared object, and a newcomer in a departed client’s slot none of its', () => {
