@@ -11,6 +11,7 @@
 #   ROOMS=20 RUNS=1 WINDOW=10 FAST_ROOMS=5 FAST_RUNS=1 bash loadtest/finalSeries.sh BEFORE_REV   # a small trial
 #   CLIENTS=lean bash loadtest/finalSeries.sh BEFORE_REV   # this checkout's lean bots against both servers
 #                                                          # (the decoding bots need a core at 2,000 rooms)
+#   PIN=1 CLIENTS=lean bash loadtest/finalSeries.sh BEFORE_REV   # the server on CPU 0, the bots on CPU 1 (run.ts --pin)
 #
 # Prints the two tables (a row per run, then medians: p99 of each run and how many are ≤ 30 ms,
 # CPU per action, RSS and live heap per room, errors) and writes everything to $OUT.
@@ -28,11 +29,13 @@ CLIENTS=${CLIENTS:-decoding}
 HARNESS=()
 LEAN=()
 if [ "$CLIENTS" = lean ]; then HARNESS=(--harness here); LEAN=(--clients lean); fi
+# --pin is this checkout's flag: with PIN=1 the runs use this checkout's harness too.
+if [ "${PIN:-0}" = 1 ]; then HARNESS=(--harness here); LEAN+=(--pin); fi
 OUT=${OUT:-${TMPDIR:-/tmp}/issue25-series-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$OUT"
 
 echo "issue 25 series: before $(git rev-parse --short "$BEFORE^{commit}") ($BEFORE), after $(git rev-parse --short "$AFTER^{commit}") ($AFTER); output in $OUT"
-echo "clients: $CLIENTS"
+echo "clients: $CLIENTS, pinned: ${PIN:-0}"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), node $(node --version), open files $(ulimit -n), load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
 needed=$((ROOMS * 6 + 400))
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$needed" ]; then
