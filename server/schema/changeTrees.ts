@@ -37,8 +37,18 @@ interface Tree {
 }
 type Method = (this: Tree, a?: unknown, b?: unknown) => unknown;
 
-/** The map every tree at rest points to: nothing is ever added to it. */
+/**
+ * The map every tree at rest points to. Nothing may ever be added to it: every tree would then
+ * send that change. A library path this module does not know would write to it, so writing
+ * throws (the room reports a failed patch) rather than corrupting every tree at once.
+ */
 const NO_CHANGES: Map<number, Change> = new Map();
+for (const name of ['set', 'delete', 'clear'] as const)
+  Object.defineProperty(NO_CHANGES, name, {
+    value: () => {
+      throw new Error(`@colyseus/schema: ChangeTree.changes.${name} on a tree at rest (library changed?)`);
+    },
+  });
 
 /** The library's ChangeTree class is not exported: its prototype is reached through an instance. */
 const prototype = Object.getPrototypeOf((new MapSchema() as unknown as { $changes: object }).$changes) as Record<string, Method>;

@@ -33,6 +33,7 @@ describe('the schema change trees (server/schema/changeTrees.ts)', () => {
     assert.equal(treeOf(a).changes, treeOf(b).changes);
     assert.equal(treeOf(b).changes.size, 0);
     assert.equal(bytes[bytes.length - 1], 9);
+    assert.throws(() => treeOf(b).changes.set(0, {}), /at rest/, 'the shared map refuses writes');
   });
 
   it('keep the array of a field whose bytes kept their length, holding the new bytes', () => {
