@@ -165,7 +165,7 @@ async function main() {
 
   // Measuring window.
   figures.resetWindow();
-  const cpu0 = server?.cpuSeconds() ?? NaN;
+  // One reading of /proc per edge of the window: the total is user + system.
   const split0 = server?.cpuSplit() ?? null;
   const io0 = server?.syscalls() ?? null;
   const botCpu0 = process.cpuUsage();
@@ -179,7 +179,6 @@ async function main() {
   const windowSeconds = (performance.now() - windowStart) / 1000;
   timeline?.stop();
   if (opts['alloc-prof']) await server?.allocations(opts['alloc-prof']);
-  const cpu1 = server?.cpuSeconds() ?? NaN;
   const split1 = server?.cpuSplit() ?? null;
   const io1 = server?.syscalls() ?? null;
   const botCpu = process.cpuUsage(botCpu0);
@@ -205,7 +204,7 @@ async function main() {
     rampSeconds,
     server: server
       ? {
-          cpuSeconds: cpu1 - cpu0,
+          cpuSeconds: split0 && split1 ? split1.user + split1.system - (split0.user + split0.system) : NaN,
           cpuSystemSeconds: split0 && split1 ? split1.system - split0.system : NaN,
           cpuMainThreadSeconds: split0 && split1 ? split1.mainThread - split0.mainThread : NaN,
           syscalls: io0 && io1 ? { reads: io1.reads - io0.reads, writes: io1.writes - io0.writes } : null,

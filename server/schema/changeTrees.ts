@@ -16,8 +16,8 @@
  *   the fresh array dies young. Every reader of the caches copies out of them (the library's
  *   `applyFilters`, our patch writer), so an array changed in place is never seen half-old.
  *
- * Installed once, for the whole process, on import (server/schema/CockroachState.ts); the
- * bytes every client receives are unchanged (test/views/filteredPatches.test.ts compares them
+ * Installed once, for the whole process, on import by the room's serializer
+ * (server/schema/filteredPatches.ts, server only); the bytes every client receives are unchanged (test/views/filteredPatches.test.ts compares them
  * with the library's own path on whole games).
  */
 import { MapSchema, OPERATION, Schema } from '@colyseus/schema';
