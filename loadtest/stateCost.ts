@@ -16,7 +16,7 @@ import { Projection } from '../server/project';
 import { SeatSketch, tableStateAround } from '../server/table/state';
 import type { Client } from 'colyseus';
 import { CockroachState } from '../server/schema/CockroachState';
-import { PatchBytes, PatchPlan, writeFilteredPatch } from '../server/schema/filteredPatches';
+import { assignRefIds, FilteredPatchSerializer, PatchBytes, PatchPlan, writeFilteredPatch } from '../server/schema/filteredPatches';
 import { parseArgsOrExit } from './lib/args';
 
 const FLAGS = {
@@ -34,6 +34,8 @@ const FLAGS = {
 interface Room {
   state: CockroachState;
   projection: Projection;
+  /** The room's serializer, for the joins' full states. */
+  serializer: FilteredPatchSerializer<CockroachState>;
   match: Match;
   clients: { sessionId: string }[];
   bytes: number;
@@ -50,14 +52,16 @@ function gcHeapMB(): number {
 const scratch = new PatchBytes();
 
 /**
- * One patch as the room sends it: encode once, then each client's cut as the Buffer ws sends:
- * `room` is the room's writer (server/schema/filteredPatches.ts), `library` what Colyseus's own
- * serializer and ws do (`applyFilters`, `[15, ...bytes]`, `Buffer.from`).
+ * One patch as the room sends it, each client's cut as the Buffer ws sends: `room` is the room's
+ * writer (server/schema/filteredPatches.ts: new objects numbered, each field encoded when first
+ * needed), `library` what Colyseus's own serializer and ws do (`encode` once, keeping each
+ * field's bytes, then `applyFilters`, `[15, ...bytes]`, `Buffer.from`).
  */
 function sendPatch(room: Room, writer: 'room' | 'library'): void {
   const { state } = room;
   if (state['$changes'].changes.size === 0) return;
-  state.encode(false, [], true);
+  if (writer === 'library') state.encode(false, [], true);
+  else assignRefIds(state, false);
   const plan = new PatchPlan();
   for (const c of room.clients) {
     let sent: Buffer;
@@ -88,16 +92,20 @@ function main() {
   };
   for (let r = 0; r < args.rooms; r++) {
     const state = new CockroachState();
-    const room: Room = { state, projection: new Projection(state), match: null as unknown as Match, clients: [], bytes: 0 };
+    const serializer = new FilteredPatchSerializer<CockroachState>();
+    serializer.reset(state);
+    const room: Room = { state, projection: new Projection(state), serializer, match: null as unknown as Match, clients: [], bytes: 0 };
     project(room, 0, null);
     // Joins: each client receives the full state, as Colyseus's getFullState does.
     ids.forEach((id, i) => {
       project(room, i + 1, null);
       sendPatch(room, args.writer);
-      state.encodeAll(true);
       const client = { sessionId: id };
       room.clients.push(client);
-      state.applyFilters(client, true);
+      if (args.writer === 'library') {
+        state.encodeAll(true);
+        state.applyFilters(client, true);
+      } else room.serializer.getFullState(client as Client);
     });
     const started = Match.start(`${args.seed}-${r}`, ids, options.options);
     if (!started.ok) throw new Error('start');

@@ -1,20 +1,15 @@
 /**
  * What @colyseus/schema 2.0's change trees keep between patches, made to die young.
  *
- * Each object of the state has a change tree holding the changes since the last patch (a `Map`)
- * and the last encoded bytes of each field (an array per field). The library empties the map
- * after each patch (`Map.prototype.clear` gives it a new table) and replaces a field's array
- * whenever the field changes. At human pace an object changes every few seconds, so that new
- * table and array outlive the young generation: they are copied by every scavenge, promoted,
- * and left for a major collection. Together they were the largest old-space garbage per action
- * in the issue-25 profile (`npm run loadtest -- --alloc-prof F --alloc-kind promoted`), and the
- * scavenges' pauses grow with what survives them.
- *
- * - A tree at rest shares one empty map that is never written to; its own map is made at its
- *   first change and dropped with the patch that sends it, so it lives for milliseconds.
- * - A field whose encoding kept its length has its bytes copied into the array already held;
- *   the fresh array dies young. Every reader of the caches copies out of them (the library's
- *   `applyFilters`, our patch writer), so an array changed in place is never seen half-old.
+ * Each object of the state has a change tree holding the changes since the last patch (a `Map`).
+ * The library empties the map after each patch (`Map.prototype.clear` gives it a new table). At
+ * human pace an object changes every few seconds, so that new table outlives the young
+ * generation: it is copied by every scavenge, promoted, and left for a major collection. It was
+ * among the largest old-space garbage per action in the issue-25 profile (`npm run loadtest --
+ * --alloc-prof F --alloc-kind promoted`), and the scavenges' pauses grow with what survives them.
+ * So a tree at rest shares one empty map that is never written to; its own map is made at its
+ * first change and dropped with the patch that sends it, so it lives for milliseconds. (The
+ * fields' cached bytes, the other such garbage, are no longer made: filteredPatches.ts.)
  *
  * Installed once, for the whole process, on import by the room's serializer
  * (server/schema/filteredPatches.ts, server only); the bytes every client receives are unchanged (test/views/filteredPatches.test.ts compares them
@@ -29,7 +24,6 @@ interface Change {
 interface Tree {
   changes: Map<number, Change>;
   allChanges: Set<number>;
-  caches: Record<number, number[] | undefined>;
   changed: boolean;
   currentCustomOperation: number;
   indexes: Record<number | string, unknown>;
@@ -52,7 +46,7 @@ for (const name of ['set', 'delete', 'clear'] as const)
 
 /** The library's ChangeTree class is not exported: its prototype is reached through an instance. */
 const prototype = Object.getPrototypeOf((new MapSchema() as unknown as { $changes: object }).$changes) as Record<string, Method>;
-for (const name of ['operation', 'change', 'touch', 'delete', 'discard', 'cache'])
+for (const name of ['operation', 'change', 'touch', 'delete', 'discard'])
   if (typeof prototype[name] !== 'function') throw new Error(`@colyseus/schema: ChangeTree.${name} not found (library changed?)`);
 
 // Everything the library writes to `changes` goes through these four.
@@ -78,15 +72,4 @@ prototype.discard = function (this: Tree, changed = false, discardAll = false) {
   this.changed = changed as boolean;
   if (discardAll) this.allChanges.clear();
   this.currentCustomOperation = 0;
-};
-
-prototype.cache = function (this: Tree, field: unknown, bytes: unknown) {
-  const index = field as number;
-  const fresh = bytes as number[];
-  const held = this.caches[index];
-  if (held === undefined || held.length !== fresh.length) {
-    this.caches[index] = fresh;
-    return;
-  }
-  for (let i = 0; i < fresh.length; i++) held[i] = fresh[i];
 };

@@ -7,9 +7,17 @@
  * action in the issue-25 profile. Here the change lists are built once per patch and shared, the
  * set only when a filter hides an object, and each client's bytes go once into the Buffer sent.
  *
- * The walk, the encoders and the cached field bytes are the library's own; `test/views/
- * filteredPatches.test.ts` plays whole games and compares every client's bytes with the library's
- * after every change. Full states (a join) are still the library's.
+ * No field's bytes are kept between patches. The library encodes every changed field once
+ * (`encode(false, [], true)`) and keeps each field's bytes on its object (`ChangeTree.caches`, a
+ * `number[]` per field of every object: a fifth of a room's heap, and the largest old-space garbage
+ * left per action), because its per-client pass and its full state (a join) copy them from there.
+ * Here a field is encoded the first time a client's cut needs it in this patch, shared by the other
+ * clients, and dropped with the patch; a join's full state is written by the same walk. Objects
+ * get their refIds in the library's order first (`assignRefIds`): the wire names them by refId.
+ *
+ * The walk and the encoders are the library's own; `test/views/filteredPatches.test.ts` plays
+ * whole games into two states, one sent by the library, one by this module, and compares every
+ * client's bytes after every change and at every join.
  */
 import { ClientState, SchemaSerializer } from 'colyseus';
 import type { Client, Serializer } from 'colyseus';
@@ -31,23 +39,115 @@ interface Operation {
 }
 interface ChangeTree {
   refId: number;
+  ensureRefId(): void;
   /** A Schema (with `_definition`) or a collection (with `$indexes`). */
   ref: { _definition: { filters?: Record<number, Filter>; indexesWithFilters?: number[] }; $indexes: Map<number, string> };
   parent: unknown;
   changes: Map<number, Operation>;
   allChanges: Set<number>;
-  caches: Record<number, number[] | undefined>;
-  getValue(index: number): { $changes?: ChangeTree } | null;
+  getValue(index: number): { $changes?: ChangeTree; constructor: unknown } | null;
   getType(index: number): string;
   getChildrenFilter(): Filter | undefined;
 }
 const encoders = encode as unknown as Record<string, (bytes: number[], value: unknown) => void>;
 const treeOf = (value: unknown): ChangeTree => (value as { $changes: ChangeTree }).$changes;
+const tryEncodeTypeId = (Schema.prototype as unknown as { tryEncodeTypeId(bytes: number[], type: unknown, actual: unknown): void }).tryEncodeTypeId;
 
-/** One patch's change lists, built the first time a client's walk reaches an object. */
+/** What `typeof` a primitive field's value must be (the library's `assertType`); booleans take any value. */
+const PRIMITIVE: Record<string, string | undefined> = { string: 'string', boolean: undefined };
+for (const numeric of ['number', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'float32', 'float64'])
+  PRIMITIVE[numeric] = 'number';
+
+function fieldName(tree: ChangeTree, index: number): string {
+  const ref = tree.ref as unknown as { _definition?: { fieldsByIndex: Record<number, string> }; constructor: { name: string } };
+  return `${ref.constructor.name}#${ref._definition ? ref._definition.fieldsByIndex[index] : index}`;
+}
+
+/**
+ * One field's bytes for an operation, as the library's `encode` writes them into its cache: the
+ * operation (folded into the index byte for a Schema), a map entry's key on an ADD, then the value
+ * (a child's refId, with its type id when the child's class is not the declared one, or the
+ * primitive). A value of the wrong type throws, as the library's encoder does.
+ */
+function encodeField(bytes: number[], tree: ChangeTree, index: number, op: number): void {
+  const ref = tree.ref;
+  const isSchema = (ref as unknown) instanceof Schema;
+  if (isSchema) encode.uint8(bytes, index | op);
+  else {
+    encode.uint8(bytes, op);
+    encode.number(bytes, index);
+    if ((op & OPERATION.ADD) === OPERATION.ADD && (ref as unknown) instanceof MapSchema) encode.string(bytes, ref.$indexes.get(index)!);
+  }
+  const type = tree.getType(index) as unknown;
+  const value = tree.getValue(index);
+  if (typeof type === 'string') {
+    const expected = PRIMITIVE[type];
+    if (expected !== undefined && typeof value !== expected && !(type === 'string' && value === null))
+      throw new Error(`@colyseus/schema: a '${expected}' was expected, but ${JSON.stringify(value)} was provided in ${fieldName(tree, index)}`);
+    const write = encoders[type];
+    if (!write) throw new Error(`@colyseus/schema: no encoder for '${type}' in ${fieldName(tree, index)}`);
+    write(bytes, value);
+    return;
+  }
+  const child = value?.$changes;
+  if (!child) throw new Error(`@colyseus/schema: an instance was expected in ${fieldName(tree, index)}`);
+  encode.number(bytes, child.refId);
+  if (Schema.is(type as never) && (op & OPERATION.ADD) === OPERATION.ADD) tryEncodeTypeId(bytes, type, value.constructor);
+}
+
+/**
+ * Gives every object the coming bytes may name its refId, in the order the library's `encode`
+ * would (breadth first from the root, a child numbered when first reached): through this patch's
+ * changes, or through everything for a full state.
+ */
+export function assignRefIds(root: Schema, encodeAll: boolean): void {
+  const first = treeOf(root);
+  const trees = [first];
+  const reached = new Set<ChangeTree>(trees);
+  for (let t = 0; t < trees.length; t++) {
+    const tree = trees[t];
+    tree.ensureRefId();
+    const isSchema = (tree.ref as unknown) instanceof Schema;
+    const visit = (index: number) => {
+      const child = tree.getValue(index)?.$changes;
+      if (child === undefined || reached.has(child)) return;
+      reached.add(child);
+      trees.push(child);
+      child.ensureRefId();
+    };
+    if (encodeAll) tree.allChanges.forEach(visit);
+    else
+      tree.changes.forEach((change) => {
+        if (change.op === OPERATION.DELETE || (change.op === OPERATION.CLEAR && !isSchema)) return;
+        visit(change.index);
+      });
+  }
+}
+
+/**
+ * One patch's change lists and field bytes, each made the first time a client's walk needs it and
+ * shared by the other clients; all of it is dropped with the patch.
+ */
 export class PatchPlan {
   private readonly changed = new Map<ChangeTree, Operation[]>();
   private readonly all = new Map<ChangeTree, number[]>();
+  /** Per object: (index, operation) → where its bytes start in `bytes`, and (the next key) end. */
+  private readonly spans = new Map<ChangeTree, Map<number, number>>();
+  private readonly bytes: number[] = [];
+
+  appendField(out: PatchBytes, tree: ChangeTree, index: number, op: number): void {
+    let spans = this.spans.get(tree);
+    if (spans === undefined) this.spans.set(tree, (spans = new Map()));
+    const key = (index * 256 + op) * 2;
+    let start = spans.get(key);
+    if (start === undefined) {
+      start = this.bytes.length;
+      encodeField(this.bytes, tree, index, op);
+      spans.set(key, start);
+      spans.set(key + 1, this.bytes.length);
+    }
+    out.appendRange(this.bytes, start, spans.get(key + 1)!);
+  }
 
   changesOf(tree: ChangeTree): Operation[] {
     let list = this.changed.get(tree);
@@ -112,12 +212,14 @@ export class PatchBytes {
     }
   }
 
-  /** Bytes the library cached for a field. */
-  append(bytes: number[] | undefined): void {
-    if (bytes === undefined) return;
-    this.room(bytes.length);
+  append(bytes: number[]): void {
+    this.appendRange(bytes, 0, bytes.length);
+  }
+
+  appendRange(bytes: number[], start: number, end: number): void {
+    this.room(end - start);
     const v = this.view;
-    for (let i = 0; i < bytes.length; i++) v[this.length++] = bytes[i];
+    for (let i = start; i < end; i++) v[this.length++] = bytes[i];
   }
 
   library(encoder: (bytes: number[], value: never) => unknown, value: unknown): void {
@@ -141,10 +243,11 @@ export class PatchBytes {
 }
 
 /**
- * One client's patch after `root.encode(false, [], true)`: `applyFilters(client)` of the library
- * (its `encodeAll` false), written into `out`; the client's filter state is updated alike.
+ * One client's cut of the changes (`encodeAll` false: the library's `applyFilters(client)` after
+ * its `encode`) or of the whole state (true: `applyFilters(client, true)` after `encodeAll`),
+ * written into `out`; the client's filter state is updated alike. `assignRefIds` first.
  */
-export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan, out: PatchBytes): void {
+export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan, out: PatchBytes, encodeAll = false): void {
   useLeanFilterState(client, root);
   const known = (client as unknown as { $filterState: LeanClientState }).$filterState;
   let hidden: Set<number> | null = null;
@@ -158,13 +261,13 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
     out.u8(SWITCH_TO_STRUCTURE);
     out.uint(tree.refId);
     // A client that does not know this object yet is sent all of it.
-    const whole = !known.refIds.has(tree);
+    const whole = encodeAll || !known.refIds.has(tree);
     known.addRefId(tree);
     const held = known.containerIndexes.get(tree)!;
     const list: (Operation | number)[] = whole ? plan.allOf(tree) : plan.changesOf(tree);
     // The library's workaround: filtered fields the client lacks are tried again.
     let extra: (Operation | number)[] | null = null;
-    const retried = isSchema ? ref._definition.indexesWithFilters : undefined;
+    const retried = isSchema && !encodeAll ? ref._definition.indexesWithFilters : undefined;
     if (retried)
       for (const index of retried)
         if (!held.has(index) && tree.allChanges.has(index)) (extra ??= []).push(whole ? index : { op: OPERATION.ADD, index });
@@ -201,10 +304,10 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
       if (child) trees.push(child);
       if (op !== OPERATION.TOUCH) {
         if (op === OPERATION.ADD || isSchema) {
-          out.append(tree.caches[index]);
+          plan.appendField(out, tree, index, op);
           held.add(index);
         } else if (held.has(index)) {
-          out.append(tree.caches[index]);
+          plan.appendField(out, tree, index, op);
         } else {
           // A collection entry the client has never had: sent as an ADD.
           held.add(index);
@@ -228,9 +331,8 @@ export function writeFilteredPatch(root: Schema, client: Client, plan: PatchPlan
 const handshakes = new WeakMap<object, number[]>();
 
 /**
- * Colyseus's SchemaSerializer with the patch path above: same id ("schema"), same handshake and
- * full state; `applyPatches` encodes once, then writes each joined client's cut straight into
- * the Buffer it is sent in.
+ * Colyseus's SchemaSerializer with the writer above: same id ("schema"), same handshake; the full
+ * state and each patch are written per client, the patch straight into the Buffer it is sent in.
  */
 export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> {
   readonly id = 'schema';
@@ -243,8 +345,15 @@ export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> 
     this.state = state;
   }
 
+  /** A joining client's state, as the library's `applyFilters(client, true)` after `encodeAll`. */
   getFullState(client?: Client): number[] {
-    return this.library.getFullState(client);
+    const state = this.state;
+    if (state === null || client === undefined) return this.library.getFullState(client);
+    assignRefIds(state, true);
+    const out = this.bytes;
+    out.reset();
+    writeFilteredPatch(state, client, new PatchPlan(), out, true);
+    return out.toArray();
   }
 
   /**
@@ -263,7 +372,7 @@ export class FilteredPatchSerializer<T extends Schema> implements Serializer<T> 
   applyPatches(clients: Client[]): boolean {
     const state = this.state;
     if (state === null || treeOf(state).changes.size === 0) return false;
-    state.encode(false, [], true);
+    assignRefIds(state, false);
     const plan = new PatchPlan();
     const out = this.bytes;
     for (let n = clients.length; n--;) {

@@ -7,11 +7,9 @@ class Box extends Schema {
   @type('string') s = 'ab';
 }
 interface Tree {
-  caches: Record<number, number[]>;
   changes: Map<number, unknown>;
 }
 const treeOf = (box: Schema) => (box as unknown as { $changes: Tree }).$changes;
-const caches = (box: Box) => treeOf(box).caches;
 
 describe('the schema change trees (server/schema/changeTrees.ts)', () => {
   it('share one empty change map at rest, and make their own for the changes of one patch', () => {
@@ -34,31 +32,5 @@ describe('the schema change trees (server/schema/changeTrees.ts)', () => {
     assert.equal(treeOf(b).changes.size, 0);
     assert.equal(bytes[bytes.length - 1], 9);
     assert.throws(() => treeOf(b).changes.set(0, {}), /at rest/, 'the shared map refuses writes');
-  });
-
-  it('keep the array of a field whose bytes kept their length, holding the new bytes', () => {
-    const box = new Box();
-    box.encode(false, [], true);
-    box.discardAllChanges();
-    const held = caches(box)[0];
-    box.n = 7;
-    const bytes: number[] = [];
-    box.encode(false, bytes, true);
-    box.discardAllChanges();
-    assert.equal(caches(box)[0], held);
-    assert.deepEqual(held, bytes);
-    assert.equal(held[held.length - 1], 7);
-  });
-
-  it('take a new array when the length changed', () => {
-    const box = new Box();
-    box.encode(false, [], true);
-    box.discardAllChanges();
-    const held = caches(box)[1];
-    box.s = 'abcdef';
-    const bytes: number[] = [];
-    box.encode(false, bytes, true);
-    assert.notEqual(caches(box)[1], held);
-    assert.deepEqual(caches(box)[1], bytes);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The room's own patch writer (server/schema/filteredPatches.ts) against @colyseus/schema 2.0's
- * `applyFilters`: twin clients (same session id, each with its own filter state) get the library's
+ * `encode` + `applyFilters`: the same tables are projected into two states, one sent by the library
+ * (which keeps each field's bytes) and one by the room's serializer (which keeps none and numbers
+ * objects itself); twin clients (same session id, each with its own filter state) get the library's
  * bytes and ours after every change of whole games, from the lobby through drops, a spectator
- * joining mid-game, the end (every hand revealed), a rematch and a second game. Every patch must
- * be byte for byte the same, for every client.
+ * joining mid-game, the end (every hand revealed), a rematch and a second game. Every patch and
+ * every join's full state must be byte for byte the same, for every client.
  */
 import assert from 'node:assert/strict';
 import { SchemaSerializer } from 'colyseus';
@@ -13,7 +15,7 @@ import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from
 import type { GameOptions, PlayerId } from '../../server/rules';
 import { Projection } from '../../server/project';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { FilteredPatchSerializer, PatchBytes, PatchPlan, writeFilteredPatch } from '../../server/schema/filteredPatches';
+import { assignRefIds, FilteredPatchSerializer, PatchBytes, PatchPlan, writeFilteredPatch } from '../../server/schema/filteredPatches';
 import { tableStateAround, TableState } from '../../server/table/state';
 import { create, joinById, useTestServer } from '../support/server';
 
@@ -23,45 +25,71 @@ interface Twins {
   ours: Client;
 }
 
+type Tree = { changes: Map<unknown, unknown>; allChanges: Set<number>; caches: Record<number, unknown>; getValue(i: number): { $changes?: Tree } | null };
+const treeOf = (state: CockroachState) => (state as unknown as { $changes: Tree }).$changes;
+
+/** Every change tree under the root. */
+function treesUnder(state: CockroachState): Tree[] {
+  const trees = [treeOf(state)];
+  for (let t = 0; t < trees.length; t++)
+    trees[t].allChanges.forEach((index) => {
+      const child = trees[t].getValue(index)?.$changes;
+      if (child) trees.push(child);
+    });
+  return trees;
+}
+
 class Bench {
+  /** Sent by the library, as Colyseus's SchemaSerializer does. */
+  readonly library = new CockroachState();
+  /** Sent by the room's serializer. */
   readonly state = new CockroachState();
-  readonly projection = new Projection(this.state);
+  readonly serializer = new FilteredPatchSerializer<CockroachState>();
+  readonly projections = [new Projection(this.library), new Projection(this.state)];
   readonly twins: Twins[] = [];
   patches = 0;
   bytes = 0;
   /** One buffer for every client and patch, as the room's serializer keeps it. */
   private readonly out = new PatchBytes();
 
-  /** One patch: encoded once, then each twin cut by the library and by ours. */
+  constructor() {
+    this.serializer.reset(this.state);
+  }
+
+  /** One patch: the library encodes once and cuts per twin; ours numbers new objects, then writes each twin's cut. */
   patch(): void {
-    const state = this.state;
-    if ((state as unknown as { $changes: { changes: Map<unknown, unknown> } }).$changes.changes.size === 0) return;
-    state.encode(false, [], true);
+    const { library, state } = this;
+    const changed = treeOf(library).changes.size > 0;
+    assert.equal(treeOf(state).changes.size > 0, changed, 'both states changed alike');
+    if (!changed) return;
+    library.encode(false, [], true);
+    assignRefIds(state, false);
     const plan = new PatchPlan();
     for (const t of this.twins) {
-      const expected = state.applyFilters(t.library);
+      const expected = library.applyFilters(t.library);
       const out = this.out;
       out.reset();
       writeFilteredPatch(state, t.ours, plan, out);
       assert.deepEqual(out.toArray(), expected, `patch ${this.patches} for ${t.id}`);
       this.bytes += out.length;
     }
+    library.discardAllChanges();
     state.discardAllChanges();
     this.patches++;
   }
 
-  /** A client joins: pending changes go out first, then it gets the full state (the library's, for both twins). */
+  /** A client joins: pending changes go out first, then it gets the full state. */
   join(id: string): void {
     this.patch();
     const twins: Twins = { id, library: { sessionId: id } as Client, ours: { sessionId: id } as Client };
-    this.state.encodeAll(true);
-    assert.deepEqual(this.state.applyFilters(twins.ours, true), this.state.applyFilters(twins.library, true));
+    this.library.encodeAll(true);
+    assert.deepEqual(this.serializer.getFullState(twins.ours), this.library.applyFilters(twins.library, true), `${id}'s full state`);
     this.twins.push(twins);
   }
 
   project(table: TableState, deadline = 0): void {
     table.deadline = deadline;
-    this.projection.project(table);
+    for (const projection of this.projections) projection.project(table);
     this.patch();
   }
 }
@@ -121,6 +149,10 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
         const bench = play(players, raw, seed);
         assert.ok(bench.patches > 40, `${bench.patches} patches compared`);
         assert.ok(bench.bytes > 1000);
+        const ours = treesUnder(bench.state);
+        assert.ok(ours.length > 8, `${ours.length} objects`);
+        assert.deepEqual(ours.filter((tree) => Object.keys(tree.caches).length > 0), [], 'no field bytes kept by ours');
+        assert.ok(treesUnder(bench.library).some((tree) => Object.keys(tree.caches).length > 0), 'the library keeps them');
       }
     });
   }
@@ -156,19 +188,20 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
     }
     const started = Match.start('diff', ids, opts);
     assert.ok(started.ok);
-    bench.projection.project(
-      tableStateAround(
-        ids.map((id) => ({ id })),
-        started.match,
-        opts,
-      ),
+    const table = tableStateAround(
+      ids.map((id) => ({ id })),
+      started.match,
+      opts,
     );
-    const state = bench.state;
-    state.encode(false, [], true);
+    for (const projection of bench.projections) projection.project(table);
+    const { library, state } = bench;
+    library.encode(false, [], true);
+    assignRefIds(state, false);
     const stranger = { sessionId: 'x1' } as Client; // never sent the full state
     const out = new PatchBytes();
     writeFilteredPatch(state, stranger, new PatchPlan(), out);
-    assert.notDeepEqual(out.toArray(), state.applyFilters(bench.twins[0].library));
+    assert.notDeepEqual(out.toArray(), library.applyFilters(bench.twins[0].library));
+    library.discardAllChanges();
     state.discardAllChanges();
   });
 
