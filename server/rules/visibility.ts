@@ -23,8 +23,12 @@ export function maySeeHand(viewer: Viewer, owner: PlayerId, phase: string): bool
 }
 
 /** The kind of the card in flight: only for those who have seen it (the starter, and every holder who peeked). */
-export function maySeeCardInFlight(viewer: Viewer, seen: { includes(id: PlayerId): boolean }): boolean {
-  return viewer !== null && seen.includes(viewer);
+export function maySeeCardInFlight(viewer: Viewer, seen: Iterable<PlayerId>): boolean {
+  if (viewer === null) return false;
+  // A loop rather than `includes`: the room's filter passes the schema's list, whose `includes`
+  // copies it into a new array, for every client at every patch.
+  for (const id of seen) if (id === viewer) return true;
+  return false;
 }
 
 /** The id of the card in flight is never shown to anyone: it is in no hand, and an id must not give its kind away. */

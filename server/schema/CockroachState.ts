@@ -69,7 +69,8 @@ export class Round extends Schema {
   @type('boolean') hasCard = false;
 
   @filter(function (this: Round, client: SessionClient) {
-    return maySeeCardInFlight(client.sessionId, this.seen);
+    // `values()`: the list's own entries; iterating the ArraySchema itself would copy them first.
+    return maySeeCardInFlight(client.sessionId, this.seen.values());
   })
   @type('string')
   cardKind = '';
