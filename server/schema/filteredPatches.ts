@@ -51,7 +51,8 @@ interface ChangeTree {
 }
 const encoders = encode as unknown as Record<string, (bytes: number[], value: unknown) => void>;
 const treeOf = (value: unknown): ChangeTree => (value as { $changes: ChangeTree }).$changes;
-const tryEncodeTypeId = (Schema.prototype as unknown as { tryEncodeTypeId(bytes: number[], type: unknown, actual: unknown): void }).tryEncodeTypeId;
+const tryEncodeTypeId = (Schema.prototype as unknown as { tryEncodeTypeId(bytes: number[], type: unknown, actual: unknown): void })
+  .tryEncodeTypeId;
 
 /** What `typeof` a primitive field's value must be (the library's `assertType`); booleans take any value. */
 const PRIMITIVE: Record<string, string | undefined> = { string: 'string', boolean: undefined };
@@ -83,7 +84,9 @@ function encodeField(bytes: number[], tree: ChangeTree, index: number, op: numbe
   if (typeof type === 'string') {
     const expected = PRIMITIVE[type];
     if (expected !== undefined && typeof value !== expected && !(type === 'string' && value === null))
-      throw new Error(`@colyseus/schema: a '${expected}' was expected, but ${JSON.stringify(value)} was provided in ${fieldName(tree, index)}`);
+      throw new Error(
+        `@colyseus/schema: a '${expected}' was expected, but ${JSON.stringify(value)} was provided in ${fieldName(tree, index)}`,
+      );
     const write = encoders[type];
     if (!write) throw new Error(`@colyseus/schema: no encoder for '${type}' in ${fieldName(tree, index)}`);
     write(bytes, value);

@@ -25,7 +25,12 @@ interface Twins {
   ours: Client;
 }
 
-type Tree = { changes: Map<unknown, unknown>; allChanges: Set<number>; caches: Record<number, unknown>; getValue(i: number): { $changes?: Tree } | null };
+type Tree = {
+  changes: Map<unknown, unknown>;
+  allChanges: Set<number>;
+  caches: Record<number, unknown>;
+  getValue(i: number): { $changes?: Tree } | null;
+};
 const treeOf = (state: CockroachState) => (state as unknown as { $changes: Tree }).$changes;
 
 /** Every change tree under the root. */
@@ -151,8 +156,15 @@ describe('views: the room writes each client’s patch as @colyseus/schema would
         assert.ok(bench.bytes > 1000);
         const ours = treesUnder(bench.state);
         assert.ok(ours.length > 8, `${ours.length} objects`);
-        assert.deepEqual(ours.filter((tree) => Object.keys(tree.caches).length > 0), [], 'no field bytes kept by ours');
-        assert.ok(treesUnder(bench.library).some((tree) => Object.keys(tree.caches).length > 0), 'the library keeps them');
+        assert.deepEqual(
+          ours.filter((tree) => Object.keys(tree.caches).length > 0),
+          [],
+          'no field bytes kept by ours',
+        );
+        assert.ok(
+          treesUnder(bench.library).some((tree) => Object.keys(tree.caches).length > 0),
+          'the library keeps them',
+        );
       }
     });
   }
