@@ -12,8 +12,8 @@
  * fields' cached bytes, the other such garbage, are no longer made: filteredPatches.ts.)
  *
  * Installed once, for the whole process, on import by the room's serializer
- * (server/schema/filteredPatches.ts, server only); the bytes every client receives are unchanged (test/views/filteredPatches.test.ts compares them
- * with the library's own path on whole games).
+ * (server/schema/filteredPatches.ts, server only); the bytes every client receives are unchanged
+ * (test/views/filteredPatches.test.ts compares them with the library's own path on whole games).
  */
 import { MapSchema, OPERATION, Schema } from '@colyseus/schema';
 

@@ -111,19 +111,18 @@ export function assignRefIds(root: Schema, encodeAll: boolean): void {
     const tree = trees[t];
     tree.ensureRefId();
     const isSchema = (tree.ref as unknown) instanceof Schema;
-    const visit = (index: number) => {
+    const indexes: Iterable<number | Operation> = encodeAll ? tree.allChanges : tree.changes.values();
+    for (const item of indexes) {
+      let index: number;
+      if (typeof item === 'number') index = item;
+      else if (item.op === OPERATION.DELETE || (item.op === OPERATION.CLEAR && !isSchema)) continue;
+      else index = item.index;
       const child = tree.getValue(index)?.$changes;
-      if (child === undefined || reached.has(child)) return;
+      if (child === undefined || reached.has(child)) continue;
       reached.add(child);
       trees.push(child);
       child.ensureRefId();
-    };
-    if (encodeAll) tree.allChanges.forEach(visit);
-    else
-      tree.changes.forEach((change) => {
-        if (change.op === OPERATION.DELETE || (change.op === OPERATION.CLEAR && !isSchema)) return;
-        visit(change.index);
-      });
+    }
   }
 }
 
