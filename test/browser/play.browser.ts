@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { bootTestServer, TestServer } from '../support/server';
 import { findChromium } from './chromium';
 
@@ -90,6 +90,17 @@ class Player {
 const shots = new Set<string>();
 let peeked = false;
 let toastTried = false;
+
+/**
+ * A control's size, measured in the page on the element the locator finds (`boundingBox()` reads it
+ * after the lookup, so an element replaced by the page's next render in between measures as null).
+ */
+function sizeOf(locator: Locator): Promise<{ width: number; height: number }> {
+  return locator.evaluate((el) => {
+    const { width, height } = el.getBoundingClientRect();
+    return { width, height };
+  });
+}
 
 async function shotOnce(p: Player, name: string) {
   const key = `${p.size}-${name}`;
@@ -178,8 +189,8 @@ async function handOver(p: Player, turn: number, withCard: boolean) {
   await targets.nth(turn % (await targets.count())).click();
   await page.locator('.claim-grid button.claim').first().waitFor();
   assert.equal(await page.locator('.claim-grid button.claim').count(), 8);
-  const box = await page.locator('.claim-grid button.claim').first().boundingBox();
-  assert.ok(box && box.width >= 64 && box.height >= 64, `kind buttons are at least 64 px (${box?.width}×${box?.height})`);
+  const box = await sizeOf(page.locator('.claim-grid button.claim').first());
+  assert.ok(box.width >= 64 && box.height >= 64, `kind buttons are at least 64 px (${box.width}×${box.height})`);
   await checkDecision(p, 'choosing what to say');
   await shotOnce(p, 'turn-claim');
   // Every other claim is a bluff, so calls can go either way.
@@ -380,7 +391,7 @@ describe('/play in Chromium', function () {
       await host.page.locator('.seat .tag.bot').nth(before).waitFor();
     }
     const remove = host.page.locator('.remove-bot').last();
-    const removeBox = (await remove.boundingBox())!;
+    const removeBox = await sizeOf(remove);
     assert.ok(removeBox.height >= 44 && removeBox.width >= 44, `빼기 is thumb-sized (${removeBox.width}×${removeBox.height})`);
     await remove.click();
     await host.page.locator('.seat .tag.bot').nth(3).waitFor({ state: 'detached' });
@@ -413,7 +424,7 @@ describe('/play in Chromium', function () {
 
     // --- quick chat reaches the other player; its buttons are thumb-sized ---
     const chat = host.page.locator('button.chat[data-phrase="really"]');
-    assert.ok(((await chat.boundingBox())?.height ?? 0) >= 44, 'quick-chat buttons are at least 44 px tall');
+    assert.ok((await sizeOf(chat)).height >= 44, 'quick-chat buttons are at least 44 px tall');
     await chat.click();
     await friend.page.locator('.chat-bubble:has-text("정말이야!")').waitFor();
 
