@@ -18,7 +18,8 @@ import { wireOptions } from './rules/options';
 import type { Game, PlayerId } from './rules';
 import { maySeeRemoved, maySeeServerSeed } from './rules/visibility';
 import type { TableView } from './table/state';
-import { CockroachState, Claim, LastReveal, Player, Round } from './schema/CockroachState';
+import { creatorSeat } from './table/state';
+import { CockroachState, Claim, LastReveal, Player, Round, Watcher } from './schema/CockroachState';
 
 interface SeatWritten {
   connected: boolean;
@@ -46,10 +47,13 @@ export class Projection {
     const s = this.schema;
     s.phase = table.lifecycle;
     s.hostId = table.hostId ?? '';
+    s.creatorId = creatorSeat(table)?.id ?? '';
+    s.locked = table.locked;
     s.gamesPlayed = table.gamesPlayed;
     this.projectOptions(table);
     this.projectFairness(table);
     this.projectSeats(table);
+    this.projectWatchers(table);
     const game = table.match?.game ?? null;
     if (game) this.projectGame(game);
     else if (this.game) this.clearGame();
@@ -76,6 +80,15 @@ export class Projection {
     this.entropy = next;
     for (const key of [...f.entropy.keys()]) if (!Object.prototype.hasOwnProperty.call(next, key)) f.entropy.delete(key);
     for (const [key, value] of Object.entries(next)) f.entropy.set(key, value);
+  }
+
+  /** Watchers come and go whole: a name never changes while someone watches. */
+  private projectWatchers(table: TableView): void {
+    const watchers = this.schema.watchers;
+    if (watchers.size === 0 && table.watchers.size === 0) return;
+    for (const id of [...watchers.keys()]) if (!table.watchers.has(id)) watchers.delete(id);
+    for (const watcher of table.watchers.values())
+      if (!watchers.has(watcher.id)) watchers.set(watcher.id, new Watcher().assign({ id: watcher.id, nickname: watcher.nickname }));
   }
 
   private projectSeats(table: TableView): void {

@@ -14,7 +14,7 @@ export const GAME_ACTIONS = ACTION_TYPES;
 export type GameActionType = (typeof GAME_ACTIONS)[number];
 
 /** Lobby and table messages that are not game actions. */
-export const ROOM_ACTIONS = ['start', 'chat', 'rematch', 'addBot', 'removeBot', 'kick', 'ping'] as const;
+export const ROOM_ACTIONS = ['start', 'chat', 'rematch', 'addBot', 'removeBot', 'kick', 'ping', 'lock', 'unlock'] as const;
 export type RoomActionType = (typeof ROOM_ACTIONS)[number];
 
 /** Every message type a client may send: the transport guard closes a socket on any other. */
@@ -45,6 +45,10 @@ export type SeatEvent =
   | { type: 'away'; player: PlayerId; reason: 'grace' | 'left' }
   | { type: 'returned'; player: PlayerId }
   | { type: 'hostChanged'; host: PlayerId | null }
+  | { type: 'watching'; watcher: PlayerId }
+  | { type: 'stoppedWatching'; watcher: PlayerId; reason: 'left' | 'kicked' | 'replaced' }
+  | { type: 'locked'; by: PlayerId; reason: 'lock' | 'kick' }
+  | { type: 'unlocked'; by: PlayerId }
   | { type: 'started'; order: PlayerId[] }
   | { type: 'defaultMove'; player: PlayerId; move: GameActionType; reason: 'clock' | 'away' }
   | { type: 'rematch' };
@@ -125,6 +129,10 @@ export const ROOM_MESSAGES = {
   REPLACED: '다른 기기에서 이 자리로 들어왔어요. 여기서는 연결을 끊을게요.',
   ALREADY_SEATED: '이미 이 방에 자리가 있어요.',
   TOO_MANY_GAMES: '이 방에서 정말 많이 놀았어요! 새 방을 만들어 계속해요.',
+  // Issue 32: a family's table that a stranger cannot take.
+  LOCKED: '방장이 방을 잠가서 지금은 들어갈 수 없어요.',
+  NOT_CREATOR: '방을 만든 사람만 할 수 있어요.',
+  RESERVED_NICKNAME: '“로봇”으로 시작하는 이름은 연습 로봇만 쓸 수 있어요. 다른 이름을 정해요.',
 } as const;
 
 /**
@@ -209,6 +217,9 @@ export const FRAME_CODES = {
   LEAVE_ROOM: 12,
   ROOM_DATA: 13,
 } as const;
+
+/** A nickname's longest length, in Unicode code points after trimming (PROTOCOL v1). */
+export const NICKNAME_MAX = 12;
 
 /** Client frames are at most this many bytes on the wire. */
 export const MAX_MESSAGE_BYTES = 4096;

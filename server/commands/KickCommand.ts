@@ -1,7 +1,7 @@
 import { parseKick } from '../room/payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
-/** The host removes a seated person in the lobby or at the results screen; they may not come back (PROTOCOL v3). */
+/** The creator removes a person: a player in the lobby or at the results screen, a watcher at any time; they may not come back (PROTOCOL v3, issue 32). */
 export class KickCommand extends RoomCommand {
   readonly action = 'kick';
 

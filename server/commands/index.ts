@@ -3,6 +3,7 @@ import { AddBotCommand } from './AddBotCommand';
 import { CallCommand } from './CallCommand';
 import { ChatCommand } from './ChatCommand';
 import { KickCommand } from './KickCommand';
+import { LockCommand } from './LockCommand';
 import { OfferCommand } from './OfferCommand';
 import { PassCommand } from './PassCommand';
 import { PeekCommand } from './PeekCommand';
@@ -10,6 +11,7 @@ import { PingCommand } from './PingCommand';
 import { RematchCommand } from './RematchCommand';
 import { RemoveBotCommand } from './RemoveBotCommand';
 import { StartCommand } from './StartCommand';
+import { UnlockCommand } from './UnlockCommand';
 import type { RoomCommand } from './RoomCommand';
 
 /** Every client message type (server/protocol.ts) and the command that answers it. */
@@ -26,5 +28,7 @@ export const COMMANDS: Readonly<Record<ClientMessageType, new () => RoomCommand>
     removeBot: RemoveBotCommand,
     kick: KickCommand,
     ping: PingCommand,
+    lock: LockCommand,
+    unlock: UnlockCommand,
   }),
 );

@@ -6,7 +6,7 @@ export interface OpsRoom {
   roomId: string;
   state?: { phase: string };
   clients: { length: number };
-  spectators: ReadonlySet<string>;
+  spectators: { readonly size: number };
   broadcast(type: string, message: unknown): void;
   disconnect(closeCode?: number): Promise<unknown>;
   /** Colyseus's listing of the room (what the driver keeps in Redis); `roomId` is set once created. */

@@ -33,7 +33,6 @@ import {
   HEARTBEAT_MISSES,
   HEARTBEAT_MS,
   botTickMs,
-  MAX_SPECTATORS,
   MAX_CLIENTS,
   RoomSettings,
   TICK_MS,
@@ -77,7 +76,6 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
 
   maxClients = MAX_CLIENTS;
   readonly dispatcher = new Dispatcher(this);
-  readonly spectators = new Set<string>();
   readonly chatLimiter = new RateLimiter(CHAT_BURST, CHAT_REFILL_MS, () => this.now());
   private readonly admission = new Admission(CockroachRoom.settings.messageBurst, CockroachRoom.settings.messagesPerSecond, () =>
     this.now(),
@@ -175,11 +173,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     const join = this.parseJoin(identity.nickname !== undefined && plain ? { ...raw, nickname: identity.nickname } : raw);
     const who = { key: identity.key, address: identity.address };
     if (join.spectator) {
-      const barred = this.table.joinRefusal(who, true);
-      if (barred) throw refusal(barred);
-      if (this.spectators.size >= MAX_SPECTATORS) throw refusal('SPECTATORS_FULL');
-      this.spectators.add(client.sessionId);
-      this.updateListing();
+      const watching = this.table.watch({ id: client.sessionId, nickname: join.nickname === '' ? null : join.nickname, who });
+      if (!watching.outcome.ok) throw refusal(codeOf(watching.outcome));
     } else {
       const seated = this.table.seat({ id: client.sessionId, nickname: join.nickname, entropy: join.entropy, who });
       if (!seated.outcome.ok) throw refusal(codeOf(seated.outcome));
@@ -195,8 +190,9 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
    */
   takeSeatBack(key: string | null, address: string, spectator: boolean): SeatBackAnswer {
     if (this.failed) return null;
-    const barred = this.table.joinRefusal({ key, address }, true);
-    if (barred) return { refused: barred };
+    // Kicked, or a locked table to a newcomer: refused before anything is reserved.
+    const barred = this.table.joinRefusal({ key, address }, spectator);
+    if (barred === 'KICKED' || barred === 'LOCKED') return { refused: barred };
     if (key === null || spectator) return null;
     const seat = this.table.seatOf(key);
     if (!seat) return null;
@@ -212,6 +208,20 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     return sessionId ? { sessionId, reconnectionToken: held.token } : null;
   }
 
+  /**
+   * Why this identity may not take a place here now (server/table/admission.ts), for the seat
+   * reservation (server/room/reservations.ts): asked before anything is reserved.
+   */
+  admissionRefusal(identity: { key: string | null; address: string } | null, spectator: boolean): ErrorCode | null {
+    if (this.failed) return 'SERVER_ERROR';
+    return this.table.joinRefusal(identity, spectator);
+  }
+
+  /** Watchers now (the listing, metrics and the reservation bound read it). */
+  get spectators(): { readonly size: number } {
+    return this.table.state.watchers;
+  }
+
   /** The session id of the seat that belongs to this identity key, if any (the guard's limits ask it). */
   seatOfIdentity(key: string): string | undefined {
     return typeof key === 'string' ? this.table.seatOf(key)?.id : undefined;
@@ -224,8 +234,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     // An identity kicked stays out by its key. An anonymous player kicked is barred by address only
     // from joining anew: others behind that address (siblings on one Wi-Fi) come back to their own
     // seats; the kicked connection's token is refused above.
-    const barred = key === null ? null : this.table.joinRefusal({ key, address }, true);
-    if (barred) return barred;
+    if (key !== null && this.table.isBarred({ key, address })) return 'KICKED';
     for (const [id, held] of this.held) {
       if (held.token !== token) continue;
       const owner = this.table.state.seats.get(id)?.identity ?? null;
@@ -254,7 +263,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     this.chatLimiter.forget(id);
     this.admission.forget(id);
     if (this.failed) return;
-    if (this.spectators.delete(id)) return this.updateListing();
+    if (this.table.isWatcher(id)) return void this.table.unwatch(id);
     if (!this.table.isSeated(id) || this.table.isBot(id)) return;
     if (consented) return void this.table.leave(id);
     // Held synchronously, before anything awaits: Colyseus requires it.
@@ -313,7 +322,11 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     for (const client of own) client.send(SERVER_MESSAGES.events, forViewer(client.sessionId));
   }
 
-  /** A kicked player: told KICKED, closed, and its reconnection tokens answered KICKED from now on. */
+  /**
+   * A kicked player or watcher: told KICKED and closed at once, and its reconnection tokens
+   * answered KICKED from now on. The table removed every place of a kicked identity, each with its
+   * own event, so each of its connections comes through here.
+   */
   private dismiss(id: PlayerId): void {
     const held = this.held.get(id);
     if (held) this.kickedTokens.add(held.token);
@@ -321,6 +334,14 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     if (!client) return;
     this.kickedTokens.add((client as unknown as ColyseusClientInternals)._reconnectionToken);
     client.send(SERVER_MESSAGES.error, errorReply('KICKED', 'kick'));
+    client.leave(CLOSE_CODES.CONSENTED);
+  }
+
+  /** A watcher's place taken over by the same identity's new connection: the old one is told and closed. */
+  private retire(id: PlayerId): void {
+    const client = this.clients.find((c) => c.sessionId === id);
+    if (!client) return;
+    client.send(SERVER_MESSAGES.error, errorReply('REPLACED', ''));
     client.leave(CLOSE_CODES.CONSENTED);
   }
 
@@ -341,6 +362,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
         if (event.reason === 'kicked') this.dismiss(event.player);
         this.held.get(event.player)?.reject();
         this.held.delete(event.player);
+        return;
+      case 'stoppedWatching':
+        if (event.reason === 'kicked') this.dismiss(event.watcher);
+        else if (event.reason === 'replaced') this.retire(event.watcher);
         return;
     }
   }
@@ -505,7 +530,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
    * paid for. A failed save is tried again at the next change.
    */
   private updateListing(): void {
-    const { hidden, metadata } = listingFor({ table: this.table.state, spectators: this.spectators.size });
+    const { hidden, metadata } = listingFor({ table: this.table.state });
     void this.setPrivate(hidden).catch(() => undefined);
     const shown = JSON.stringify(metadata);
     if (shown === this.listedAs) return;

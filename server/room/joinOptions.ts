@@ -2,7 +2,9 @@ import { ruleError, RuleError, validateOptions, GameOptions, OPTION_KEYS } from 
 // `entropy` (PROTOCOL v2 "Fair play"): 16–64 hex characters, players only.
 import { isEntropy } from '../fairness/derive';
 
-export const NICKNAME_MAX = 12;
+import { NICKNAME_MAX } from '../protocol';
+
+export { NICKNAME_MAX };
 /** Combining marks allowed on one base character (Vietnamese needs two; Zalgo text needs many). */
 export const MAX_MARKS_PER_BASE = 2;
 const ROOM_KEYS = new Set(['nickname', 'spectator', 'private', 'entropy']);
@@ -34,7 +36,21 @@ export interface JoinRequest {
   options: GameOptions;
 }
 
-export type JoinParse = { ok: true; join: JoinRequest } | { ok: false; code: 'BAD_NICKNAME' | RuleError['code']; field?: string };
+export type JoinParse =
+  { ok: true; join: JoinRequest } | { ok: false; code: 'BAD_NICKNAME' | 'RESERVED_NICKNAME' | RuleError['code']; field?: string };
+
+/** What every practice bot's name starts with (server/bots/nicknames.ts), so a child can tell a bot from a person. */
+const BOT_PREFIX = '로봇';
+
+/**
+ * Does this name start like a practice bot's (issue 32)? Read as a child reads it: letters only,
+ * whatever the spaces, symbols, width or case between them ("로 봇", "🤖로봇", "ＲＯＢＯＴ" is not
+ * Korean and passes).
+ */
+export function isReservedNickname(name: string): boolean {
+  const letters = name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '');
+  return letters.startsWith(BOT_PREFIX);
+}
 
 /**
  * NFC, trimmed, 1–12 code points of well-formed Unicode that show on every screen; null when
@@ -113,6 +129,7 @@ export function parseJoinOptions(raw: unknown): JoinParse {
   if (!spectator || own('nickname') !== undefined) {
     const parsed = parseNickname(own('nickname'));
     if (parsed === null) return { ok: false, code: 'BAD_NICKNAME' };
+    if (isReservedNickname(parsed)) return { ok: false, code: 'RESERVED_NICKNAME' };
     nickname = parsed;
   }
 

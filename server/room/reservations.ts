@@ -37,6 +37,12 @@ export interface SeatedRoom {
    * the seat this identity holds in the room, if any. Absent: no identity holds a seat.
    */
   seatOfIdentity?(identityKey: string): string | undefined;
+  /**
+   * Contract with the room (issue 32): the table's own answer for who may take a place now
+   * (server/table/admission.ts: kicked, locked, late, full, watcher places per identity and per
+   * address). Absent: the counts below decide.
+   */
+  admissionRefusal?(identity: { key: string | null; address: string } | null, spectator: boolean): ErrorCode | null;
 }
 
 /**
@@ -92,8 +98,10 @@ export function pendingReservations(room: SeatedRoom): { players: number; specta
 export function seatRefusal(room: SeatedRoom, joinOptions: unknown, identity?: unknown): ErrorCode | null {
   const parsed = parseJoinOptions(joinOptions);
   if (!parsed.ok) return parsed.code;
+  if (!parsed.join.spectator && holdsSeat(room, identity)) return null;
+  if (typeof room.admissionRefusal === 'function')
+    return room.admissionRefusal(isIdentity(identity) ? { key: identity.key, address: identity.address } : null, parsed.join.spectator);
   if (parsed.join.spectator) return room.spectators.size >= MAX_SPECTATORS ? 'SPECTATORS_FULL' : null;
-  if (holdsSeat(room, identity)) return null;
   if (room.state && room.state.phase !== 'lobby') return 'LATE_JOIN';
   if ((room.state?.players.size ?? 0) >= MAX_PLAYERS) return 'ROOM_FULL';
   return null;

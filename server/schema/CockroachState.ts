@@ -106,6 +106,12 @@ export class Fairness extends Schema {
   @type('string') serverSeed = '';
 }
 
+/** Someone watching (issue 32): public, so everyone at the table sees who is watching. */
+export class Watcher extends Schema {
+  @type('string') id = '';
+  @type('string') nickname = '';
+}
+
 export class CockroachState extends Schema {
   @type('string') phase: 'lobby' | 'playing' | 'ended' = 'lobby';
   @type('string') hostId = '';
@@ -123,6 +129,12 @@ export class CockroachState extends Schema {
   /** Games finished in this room. */
   @type('uint16') gamesPlayed = 0;
   @type(Fairness) fairness = new Fairness();
+  /** Watchers by session id (issue 32). */
+  @type({ map: Watcher }) watchers = new MapSchema<Watcher>();
+  /** No newcomer may sit down or watch until the creator unlocks (a kick locks). */
+  @type('boolean') locked = false;
+  /** The creator's player id while the creator is seated, else "": the host whenever present. */
+  @type('string') creatorId = '';
 
   /** Server side: each client's filter bookkeeping is the lean one (see leanFilterState.ts). */
   applyFilters(client: Parameters<Schema['applyFilters']>[0], encodeAll = false): number[] {

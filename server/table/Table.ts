@@ -15,8 +15,21 @@ import { newCommitment } from '../fairness/commitment';
 import { sha256Hex } from '../fairness/sha256';
 import { botNickname } from '../bots/nicknames';
 import { ErrorCode, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../protocol';
-import { hostOf } from './host';
-import { barSignal, everyHumanAway, Joiner, newTableState, SeatState, TableState, TableView } from './state';
+import { decideHost } from './host';
+import { joinRefusal, seatOf, watcherOf } from './admission';
+import { distinctNickname } from './names';
+import {
+  barSignal,
+  barSignalOf,
+  everyHumanAway,
+  isCreatorSeat,
+  Joiner,
+  newTableState,
+  SeatState,
+  TableState,
+  TableView,
+  WatcherState,
+} from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
 import type { FinishedGame, Outcome, Step, TableBot, TableEvent, TableHooks, TableSettings } from './types';
@@ -120,22 +133,27 @@ export class Table {
   }
 
   /**
-   * Why this joiner may not sit down now (`spectator`: nor watch), or null. The room asks before a
-   * join; `seat` asks again.
+   * Why this joiner may not sit down now (`spectator`: nor watch), or null (server/table/admission.ts).
+   * The room asks before a join; `seat` and `watch` ask again.
    */
   joinRefusal(who?: Joiner | null, spectator = false): ErrorCode | null {
-    if (who && this.s.barred.has(barSignal(who))) return 'KICKED';
-    if (spectator) return null;
-    if (who && who.key !== null && this.seatOf(who.key)) return 'ALREADY_SEATED';
-    if (this.s.lifecycle !== 'lobby') return 'LATE_JOIN';
-    if (this.s.seats.size >= MAX_PLAYERS) return 'ROOM_FULL';
-    return null;
+    return joinRefusal(this.s, who, spectator ? 'watch' : 'sit');
   }
 
   /** The seat that belongs to this identity key, if any. */
   seatOf(key: string): Readonly<SeatState> | undefined {
-    for (const seat of this.s.seats.values()) if (seat.identity === key) return seat;
-    return undefined;
+    return seatOf(this.s, key);
+  }
+
+  /** Was this person (an identity, or an anonymous player's address) kicked from this table? */
+  isBarred(who: Joiner): boolean {
+    return this.s.barred.has(barSignal(who));
+  }
+
+  /** Is this the creator's seat (the host whenever present; only the creator kicks and unlocks)? */
+  isCreator(id: PlayerId): boolean {
+    const seat = this.s.seats.get(id);
+    return seat !== undefined && isCreatorSeat(this.s.creator, seat);
   }
 
   // ---- inputs: seats and presence ------------------------------------------------------
@@ -143,17 +161,81 @@ export class Table {
   /** A player sits down in the lobby; `who`: their identity (a seat belongs to it) and address. */
   seat(player: { id: PlayerId; nickname: string; entropy?: string; who?: Joiner | null }): Step {
     return this.run(() => {
-      if (this.s.seats.has(player.id)) return refused('BAD_PAYLOAD');
+      if (this.s.seats.has(player.id) || this.s.watchers.has(player.id)) return refused('BAD_PAYLOAD');
       const refusal = this.joinRefusal(player.who);
       if (refusal) return refused(refusal);
       this.addSeat({
         id: player.id,
-        nickname: player.nickname,
+        nickname: distinctNickname(player.nickname, this.namesShown()),
         bot: false,
         identity: player.who?.key ?? null,
         address: player.who?.address ?? null,
         entropy: player.entropy ?? '',
       });
+      return applied;
+    });
+  }
+
+  /**
+   * Someone comes to watch (PROTOCOL v1 "Watch"; issue 32: watchers are people at the table, listed
+   * for everyone, removed by the host with `kick`). An identity has one watcher place: watching
+   * again from another connection takes it over (the old one is told REPLACED by the room).
+   */
+  watch(watcher: { id: PlayerId; nickname: string | null; who?: Joiner | null }): Step {
+    return this.run(() => {
+      if (this.s.seats.has(watcher.id) || this.s.watchers.has(watcher.id)) return refused('BAD_PAYLOAD');
+      const refusal = this.joinRefusal(watcher.who, true);
+      if (refusal) return refused(refusal);
+      const key = watcher.who?.key ?? null;
+      const earlier = key === null ? undefined : watcherOf(this.s, key);
+      if (earlier) this.removeWatcher(earlier.id, 'replaced');
+      const nickname = distinctNickname(watcher.nickname ?? this.watcherName(), this.namesShown());
+      this.s.watchers.set(watcher.id, { id: watcher.id, nickname, identity: key, address: watcher.who?.address ?? null });
+      this.emit({ type: 'watching', watcher: watcher.id });
+      return applied;
+    });
+  }
+
+  /** A watcher went away (any way: their place is not held). */
+  unwatch(id: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.watchers.has(id)) return refused('UNKNOWN_PLAYER');
+      this.removeWatcher(id, 'left');
+      return applied;
+    });
+  }
+
+  isWatcher(id: PlayerId): boolean {
+    return this.s.watchers.has(id);
+  }
+
+  /**
+   * The host locks the table at any time (issue 32): nobody new sits down or watches until the
+   * creator unlocks it; whoever is at the table now (by identity) still comes back.
+   */
+  lock(by: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (by !== this.s.hostId) return refused('NOT_HOST');
+      if (!this.s.locked) this.lockNow(by, 'lock');
+      return applied;
+    });
+  }
+
+  /**
+   * The creator opens a locked table again: only the family's own host, never a stand-in, so a
+   * stranger who took the role while the creator was away cannot let friends in.
+   */
+  unlock(by: PlayerId): Step {
+    return this.run(() => {
+      if (!this.s.seats.has(by)) return refused('SPECTATOR');
+      if (by !== this.s.hostId) return refused('NOT_HOST');
+      if (!this.isCreator(by)) return refused('NOT_CREATOR');
+      if (this.s.locked) {
+        this.s.locked = false;
+        this.s.lockAdmitted.clear();
+        this.emit({ type: 'unlocked', by });
+      }
       return applied;
     });
   }
@@ -166,7 +248,7 @@ export class Table {
       if (this.s.seats.size >= MAX_PLAYERS) return refused('ROOM_FULL');
       const bot = make();
       if (this.s.seats.has(bot.id)) return refused('BAD_PAYLOAD');
-      const taken = new Set([...this.s.seats.values()].map((p) => p.nickname));
+      const taken = new Set(this.namesShown());
       let n = 0;
       while (taken.has(botNickname(n))) n++;
       this.bots.set(bot.id, bot.decider);
@@ -187,21 +269,34 @@ export class Table {
   }
 
   /**
-   * The host removes a seated person, in the lobby or at the results screen (PROTOCOL v3): the
-   * seat is freed and whoever sat there is barred from this room (`barSignal`). A bot is removed
-   * with `removeBot`.
+   * The creator, as host, removes a person (PROTOCOL v3; issue 32): a seated player in the lobby or
+   * at the results screen, or a watcher at any time. Whoever it was is barred from this room (their
+   * identity, or an anonymous player's address for anonymous joins: `barSignal`), every place their
+   * identity holds here goes with it, and the table locks so a new identity cannot simply come
+   * back. A stand-in host cannot kick, and nobody can kick the creator. A bot goes with `removeBot`.
    */
   kick(by: PlayerId, id: PlayerId): Step {
     return this.run(() => {
       if (!this.s.seats.has(by)) return refused('SPECTATOR');
       if (by !== this.s.hostId) return refused('NOT_HOST');
-      if (this.s.lifecycle === 'playing') return refused('NOT_IN_LOBBY');
+      if (!this.isCreator(by)) return refused('NOT_CREATOR');
       if (id === by) return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
       const seat = this.s.seats.get(id);
-      if (!seat || seat.bot) return refused({ code: 'UNKNOWN_PLAYER', message: KICK_REFUSALS.UNKNOWN_PLAYER });
-      if (seat.identity !== null || seat.address !== null)
-        this.s.barred.add(barSignal({ key: seat.identity, address: seat.address ?? '' }));
-      this.unseat(id, 'kicked');
+      const watcher = this.s.watchers.get(id);
+      const target = seat && !seat.bot ? seat : watcher;
+      if (!target) return refused({ code: 'UNKNOWN_PLAYER', message: KICK_REFUSALS.UNKNOWN_PLAYER });
+      if (target.identity !== null && this.s.seats.get(by)!.identity === target.identity)
+        return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
+      if (target.identity !== null || target.address !== null) this.s.barred.add(barSignalOf(target));
+      // An identity goes with all its places (a seat and a watcher's connection); an anonymous
+      // player only with the one kicked (a sibling behind the same address keeps theirs).
+      const key = target.identity;
+      const seats = key === null ? (seat ? [seat] : []) : [...this.s.seats.values()].filter((s) => s.identity === key);
+      const watchers = key === null ? (watcher ? [watcher] : []) : [...this.s.watchers.values()].filter((w) => w.identity === key);
+      if (this.s.lifecycle === 'playing' && seats.length > 0) return refused('NOT_IN_LOBBY');
+      for (const s of seats) this.unseat(s.id, 'kicked');
+      for (const w of watchers) this.removeWatcher(w.id, 'kicked');
+      if (!this.s.locked) this.lockNow(by, 'kick');
       return applied;
     });
   }
@@ -379,10 +474,38 @@ export class Table {
   }
 
   private settleHost(): void {
-    const host = hostOf(this.s);
-    if (host === this.s.hostId) return;
-    this.s.hostId = host;
-    this.emit({ type: 'hostChanged', host });
+    const { hostId, hostLeftSeq } = decideHost(this.s);
+    this.s.hostLeftSeq = hostLeftSeq;
+    if (hostId === this.s.hostId) return;
+    this.s.hostId = hostId;
+    this.emit({ type: 'hostChanged', host: hostId });
+  }
+
+  /** The names people see at this table now: seats (bots included) and watchers. */
+  private *namesShown(): Iterable<string> {
+    for (const seat of this.s.seats.values()) yield seat.nickname;
+    for (const watcher of this.s.watchers.values()) yield watcher.nickname;
+  }
+
+  /** A watcher who gave no name: "구경꾼" and the first free number. */
+  private watcherName(): string {
+    const taken = new Set(this.namesShown());
+    let n = 1;
+    while (taken.has(`구경꾼 ${n}`)) n++;
+    return `구경꾼 ${n}`;
+  }
+
+  private lockNow(by: PlayerId, reason: 'lock' | 'kick'): void {
+    this.s.locked = true;
+    this.s.lockAdmitted.clear();
+    for (const seat of this.s.seats.values()) if (seat.identity !== null) this.s.lockAdmitted.add(seat.identity);
+    for (const watcher of this.s.watchers.values()) if (watcher.identity !== null) this.s.lockAdmitted.add(watcher.identity);
+    this.emit({ type: 'locked', by, reason });
+  }
+
+  private removeWatcher(id: PlayerId, reason: 'left' | 'kicked' | 'replaced'): void {
+    this.s.watchers.delete(id);
+    this.emit({ type: 'stoppedWatching', watcher: id, reason });
   }
 
   private hostInLobbyRefusal(by: PlayerId): Outcome | null {
@@ -392,16 +515,34 @@ export class Table {
     return null;
   }
 
-  private addSeat(seat: Omit<SeatState, 'connected' | 'away' | 'score'>): void {
-    this.s.seats.set(seat.id, { ...seat, connected: true, away: false, score: 0 });
+  private addSeat(seat: Omit<SeatState, 'connected' | 'away' | 'score' | 'seq'>): void {
+    this.s.seats.set(seat.id, { ...seat, connected: true, away: false, score: 0, seq: this.s.nextSeq++ });
+    // The first person to sit is the room's creator (whoever made the room joins it first).
+    if (this.s.creator === null && !seat.bot) this.s.creator = seat.identity !== null ? { key: seat.identity } : { seat: seat.id };
     this.emit({ type: 'seated', player: seat.id, bot: seat.bot });
   }
 
   private unseat(id: PlayerId, reason: Extract<SeatEvent, { type: 'left' }>['reason']): void {
+    const seat = this.s.seats.get(id);
     this.endGrace(id);
     this.s.seats.delete(id);
     this.bots.delete(id);
+    if (seat) this.handOnCreator(seat, reason);
     this.emit({ type: 'left', player: id, reason });
+  }
+
+  /**
+   * The creator's role stays with their identity while they are away, however long: coming back,
+   * they are host again. It moves on only when the creator chose to leave the lobby (RULINGS: the
+   * next seated player becomes host), or when an anonymous creator's seat is gone (nothing could
+   * recognise them again): to the next person seated in join order, or to nobody (the next to sit).
+   */
+  private handOnCreator(seat: SeatState, reason: Extract<SeatEvent, { type: 'left' }>['reason']): void {
+    const creator = this.s.creator;
+    if (!isCreatorSeat(creator, seat) || (creator !== null && 'key' in creator && reason !== 'left')) return;
+    const next = [...this.s.seats.values()].find((other) => !other.bot);
+    this.s.creator = next === undefined ? null : next.identity !== null ? { key: next.identity } : { seat: next.id };
+    this.s.hostLeftSeq = null;
   }
 
   private goAway(seat: SeatState, reason: 'grace' | 'left'): void {

@@ -1,16 +1,47 @@
 import type { PlayerId } from '../rules';
-import type { TableView } from './state';
+import { creatorSeat, SeatState, TableView } from './state';
+
+type HostInputs = Pick<TableView, 'seats' | 'hostId' | 'lifecycle' | 'creator' | 'hostLeftSeq' | 'nextSeq'>;
+
+/** What the host rule decides after an input: who is host, and the successors' bound while the host is not present. */
+export interface HostDecision {
+  hostId: PlayerId | null;
+  hostLeftSeq: number | null;
+}
+
+/** At the table and reachable: a person whose connection is up and who is not away. */
+function present(seat: Readonly<SeatState> | undefined): boolean {
+  return seat !== undefined && !seat.bot && seat.connected && !seat.away;
+}
 
 /**
- * The one host rule (PROTOCOL v1 "Seats", v2 "Rooms that last"). The host keeps the role while
- * seated and a person, except that at the results screen a host who is away gives it up, so
- * someone present can always ask for a rematch. Otherwise the first seated human in join order
- * who is connected and not away becomes host; with nobody like that, nobody is host until
- * someone comes back. A bot is never host. The table applies it after every input.
+ * The one host rule (issue 32 "The host stays the family's"; PROTOCOL v1 "Seats", v2 "Rooms
+ * that last"), applied by the table after every input:
+ * 1. The room's creator (by identity) is host whenever present.
+ * 2. A present host keeps the role.
+ * 3. A host whose connection dropped keeps it while the seat is held (lobby: until the lobby
+ *    grace frees the seat; game: until the grace makes them away): nobody else may act as host
+ *    meanwhile, so a phone's blip hands nothing to anyone.
+ * 4. Past that, the first present person in join order who was seated before the host left
+ *    takes over; someone who sat down after the host left never does, so a stranger cannot
+ *    wait for the family's phone to blip. With nobody like that, nobody is host (the lobby is
+ *    taken out of the listing) until the creator or a successor is back.
+ * A bot is never host. At the results screen an away host is past rule 3, so someone present can
+ * always ask for a rematch.
  */
-export function hostOf(state: Pick<TableView, 'seats' | 'hostId' | 'lifecycle'>): PlayerId | null {
+export function decideHost(state: HostInputs): HostDecision {
+  const creator = creatorSeat(state);
+  if (creator && present(creator)) return { hostId: creator.id, hostLeftSeq: null };
   const current = state.hostId === null ? undefined : state.seats.get(state.hostId);
-  if (current && !current.bot && !(state.lifecycle === 'ended' && current.away)) return current.id;
-  for (const seat of state.seats.values()) if (!seat.bot && seat.connected && !seat.away) return seat.id;
-  return null;
+  if (current && present(current)) return { hostId: current.id, hostLeftSeq: null };
+  // With no creator there is no family to keep the role for: anyone present may take it.
+  const bound = state.creator === null ? Infinity : (state.hostLeftSeq ?? state.nextSeq);
+  if (current && !current.bot && !current.connected && !current.away) return { hostId: current.id, hostLeftSeq: bound };
+  for (const seat of state.seats.values()) if (present(seat) && seat.seq < bound) return { hostId: seat.id, hostLeftSeq: null };
+  return { hostId: null, hostLeftSeq: bound };
+}
+
+/** The host rule's answer alone (tools and tests that only ask who is host). */
+export function hostOf(state: HostInputs): PlayerId | null {
+  return decideHost(state).hostId;
 }

@@ -21,7 +21,25 @@ export interface SeatState {
   readonly address: string | null;
   /** The player's fair-play entropy ('' for none, and for bots). */
   readonly entropy: string;
+  /** The table's join counter when this seat was taken: who was seated before the host left (server/table/host.ts). */
+  readonly seq: number;
 }
+
+/** Someone watching the table (PROTOCOL v3 issue 32: watchers are people at the table, listed for everyone). */
+export interface WatcherState {
+  readonly id: PlayerId;
+  readonly nickname: string;
+  /** As for a seat: never sent. */
+  readonly identity: string | null;
+  readonly address: string | null;
+}
+
+/**
+ * The room's creator, by identity key, or for an anonymous creator by its seat: the host whenever
+ * present (server/table/host.ts). Null until the first person sits, and after an anonymous
+ * creator's seat is gone with nobody to hand the role to.
+ */
+export type Creator = { readonly key: string } | { readonly seat: PlayerId };
 
 /**
  * Everything a table is, as plain data: the one source the room projects into the synced state
@@ -53,6 +71,17 @@ export interface TableState {
   result: CockroachResult | null;
   /** Who the host removed, and may not sit or watch here again: `barSignal`s. */
   readonly barred: Set<string>;
+  /** Watchers in join order, keyed by their session id. */
+  readonly watchers: Map<PlayerId, WatcherState>;
+  /** No newcomer sits or watches (a kick locks; the host locks and unlocks): server/table/admission.ts. */
+  locked: boolean;
+  /** While locked: the identity keys that were at the table when it locked, who may still come back. */
+  readonly lockAdmitted: Set<string>;
+  creator: Creator | null;
+  /** The join counter when the host was last present, while the host is not: successors were seated before it. */
+  hostLeftSeq: number | null;
+  /** The next seat's `seq`. */
+  nextSeq: number;
 }
 
 /** Who is joining, as far as the table needs to know: the identity key, or for an anonymous player the address. */
@@ -71,10 +100,32 @@ export function barSignal(who: Joiner): string {
   return who.key !== null ? `key:${who.key}` : `address:${who.address}`;
 }
 
+/** The bar signal of someone at the table (a seat or a watcher). */
+export function barSignalOf(person: { identity: string | null; address: string | null }): string {
+  return barSignal({ key: person.identity, address: person.address ?? '' });
+}
+
+/** Is this seat the creator's (by identity key, or the anonymous creator's own seat)? */
+export function isCreatorSeat(creator: Creator | null, seat: Pick<SeatState, 'id' | 'identity'>): boolean {
+  if (creator === null) return false;
+  return 'key' in creator ? seat.identity === creator.key : seat.id === creator.seat;
+}
+
+/** The creator's seat, if the creator is seated. */
+export function creatorSeat(state: Pick<TableView, 'creator' | 'seats'>): Readonly<SeatState> | undefined {
+  const creator = state.creator;
+  if (creator === null) return undefined;
+  if ('seat' in creator) return state.seats.get(creator.seat);
+  for (const seat of state.seats.values()) if (seat.identity === creator.key) return seat;
+  return undefined;
+}
+
 /** What the room may read: the state, never to be changed from outside the table. */
-export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness' | 'barred'>> & {
+export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness' | 'barred' | 'watchers' | 'lockAdmitted'>> & {
   readonly seats: ReadonlyMap<PlayerId, Readonly<SeatState>>;
+  readonly watchers: ReadonlyMap<PlayerId, Readonly<WatcherState>>;
   readonly barred: ReadonlySet<string>;
+  readonly lockAdmitted: ReadonlySet<string>;
   readonly fairness: Readonly<TableState['fairness']>;
 };
 
@@ -91,6 +142,12 @@ export function newTableState(options: GameOptions, isPrivate: boolean, commitme
     gamesPlayed: 0,
     result: null,
     barred: new Set(),
+    watchers: new Map(),
+    locked: false,
+    lockAdmitted: new Set(),
+    creator: null,
+    hostLeftSeq: null,
+    nextSeq: 0,
   };
 }
 
@@ -111,6 +168,7 @@ export function tableStateAround(seats: readonly SeatSketch[], match: Match | nu
   const state = newTableState(options, isPrivate, '');
   for (const s of seats)
     state.seats.set(s.id, {
+      seq: state.nextSeq++,
       id: s.id,
       nickname: s.nickname ?? s.id,
       bot: s.bot ?? false,
@@ -122,6 +180,7 @@ export function tableStateAround(seats: readonly SeatSketch[], match: Match | nu
       entropy: '',
     });
   state.hostId = seats.find((s) => !s.bot)?.id ?? null;
+  if (state.hostId !== null) state.creator = { seat: state.hostId };
   state.match = match;
   if (match) state.lifecycle = match.game.phase;
   return state;

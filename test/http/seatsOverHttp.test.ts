@@ -93,8 +93,11 @@ describe('http: seats that follow the identity, and kick, through the matchmakin
     assert.equal(byCode.json.error, `KICKED: ${ROOM_MESSAGES.KICKED}`);
     const byToken = await post(port(), `/matchmake/reconnect/${roomId}`, { reconnectionToken: token }, bearer);
     assert.equal(byToken.json.code, 'KICKED');
-    // Someone else still joins.
+    // The kick locked the table: a new identity waits for the host; once unlocked, it joins.
     const friend = await guestClient();
+    await assert.rejects(friend.client.joinById(roomId, { nickname: '친구' }), /LOCKED: /);
+    table.room.send('unlock', {});
+    await table.until(() => !table.state.locked, 'unlocked');
     await friend.client.joinById(roomId, { nickname: '친구' });
     await table.until(() => table.state.players.size === 2, 'the friend seated');
   });

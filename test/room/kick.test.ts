@@ -105,6 +105,10 @@ describe('room: codes, and a host who can say no (PROTOCOL v3 "Family tables")',
     assert.equal(await reconnectRefusal(roomId, annToken, ann), 'KICKED');
     assert.equal(await reconnectRefusal(roomId, annToken, identity(null)), 'KICKED', 'the kicked token, whoever holds it');
     await assert.rejects(ts.client().reconnect(annA.room.reconnectionToken, CockroachState));
+    // The kick locked the table: a newcomer is refused until the host unlocks it.
+    await assert.rejects(joinAs(ts, roomId, { nickname: '동생' }, identity('guest:sib-0004'), 'too early'), /LOCKED: /);
+    host.room.send('unlock', {});
+    await host.until(() => !host.state.locked, 'unlocked');
     // Someone else from the same address (a sibling with an identity of their own) is welcome.
     const sib = await joinAs(ts, roomId, { nickname: '동생' }, identity('guest:sib-0004'), 'sibling');
     await host.until(() => host.state.players.has(sib.id), 'the sibling seated');
@@ -127,6 +131,8 @@ describe('room: codes, and a host who can say no (PROTOCOL v3 "Family tables")',
     const back = new Tracked(await ts.client().reconnect<CockroachState>(siblingToken, CockroachState), 'sibling back');
     await host.until(() => host.state.players.get(sibling.id)?.connected === true, 'the sibling back');
     assert.equal(back.room.sessionId, sibling.id);
+    host.room.send('unlock', {});
+    await host.until(() => !host.state.locked, 'unlocked');
     await joinAs(ts, host.room.roomId, { nickname: '이웃' }, identity(null, '127.0.0.1'), 'other address');
     await joinAs(ts, host.room.roomId, { nickname: '가족' }, identity('guest:fam-0005', '127.0.0.2'), 'identity from that address');
     await host.until(() => host.state.players.size === 4, 'both seated');

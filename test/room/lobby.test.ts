@@ -3,6 +3,7 @@ import { matchMaker } from 'colyseus';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { useTestServer, create, joinById, ROOM_NAME, Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';
+import { identity, joinAs } from '../support/identity';
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
   try {
@@ -77,12 +78,20 @@ describe('room: lobby, seats and listing', function () {
     assert.match(await rejection(ts.client().joinById(table.room.roomId, { nickname: '늦음' })), /^LATE_JOIN: /);
   });
 
-  it('takes up to ten spectators', async () => {
+  it('takes up to ten spectators, at most five from one address, and lists them for everyone', async () => {
     const host = await create(ts, { nickname: '민수' });
     const watchers: Tracked[] = [];
-    for (let i = 0; i < 10; i++) watchers.push(await joinById(ts, host.room.roomId, { spectator: true }, `w${i}`));
-    assert.match(await rejection(ts.client().joinById(host.room.roomId, { spectator: true })), /^SPECTATORS_FULL: /);
+    for (let i = 0; i < 5; i++) watchers.push(await joinById(ts, host.room.roomId, { spectator: true }, `w${i}`));
+    assert.match(await rejection(ts.client().joinById(host.room.roomId, { spectator: true })), /^SPECTATORS_FULL: /, 'one address');
+    for (let i = 5; i < 10; i++)
+      watchers.push(await joinAs(ts, host.room.roomId, { spectator: true }, identity(null, `127.0.0.${i}`), `w${i}`));
+    await assert.rejects(joinAs(ts, host.room.roomId, { spectator: true }, identity(null, '127.0.0.20'), 'w10'), /SPECTATORS_FULL/);
     assert.equal(ts.serverRoom(host.room.roomId).state.players.size, 1);
+    await host.until(() => host.state.watchers.size === 10, 'every watcher listed');
+    assert.deepEqual(
+      [...host.state.watchers.values()].map((w) => w.nickname).sort(),
+      Array.from({ length: 10 }, (_, i) => `구경꾼 ${i + 1}`).sort(),
+    );
   });
 
   it('passes the host on when the host leaves the lobby, and frees the seat', async () => {

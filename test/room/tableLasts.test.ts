@@ -170,8 +170,9 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     assert.deepEqual(backResult, p1.messagesOf('result')[0]);
     assert.deepEqual(lateResult, backResult);
     await p1.until(() => p1.state.players.get(host.id)!.connected && !p1.state.players.get(host.id)!.away, 'back, not away');
-    // The away seat at the rematch: the one who came back keeps it.
-    p1.room.send('rematch', {});
+    // The creator came back: host again (issue 32), and keeps the seat at the rematch.
+    await p1.until(() => p1.state.hostId === host.id, 'the creator takes the role back');
+    back.room.send('rematch', {});
     await p1.until(() => p1.state.phase === 'lobby', 'lobby');
     assert.ok(p1.state.players.has(host.id));
   });

@@ -38,7 +38,7 @@ export async function joinAs(
   const sessionId = generateId();
   // A refused reservation is answered with the room's reason, as the guard does.
   if (!(await room._reserveSeat(sessionId, options, who)))
-    throw new Error(`${seatRefusal(room as unknown as SeatedRoom, options) ?? 'ROOM_FULL'}: refused`);
+    throw new Error(`${seatRefusal(room as unknown as SeatedRoom, options, who) ?? 'ROOM_FULL'}: refused`);
   const joined = await new Client(ts.endpoint).consumeSeatReservation({ room: listing, sessionId } as never, CockroachState);
   return new Tracked(joined as never, label);
 }

@@ -323,6 +323,9 @@ describe('table: whole games, rematches, drops and returns through its inputs al
     assert.equal(t.table.joinRefusal({ key: 'guest:ann', address: '10.9.9.9' }), 'KICKED', 'the identity, from anywhere');
     assert.equal(t.table.joinRefusal({ key: 'guest:ann', address: '10.9.9.9' }, true), 'KICKED', 'nor watching');
     assert.equal(t.table.joinRefusal({ key: null, address: '10.0.0.2' }), 'KICKED', 'anonymous from that address');
+    assert.equal(t.table.state.locked, true, 'a kick locks the table');
+    assert.equal(t.table.joinRefusal({ key: 'guest:sib', address: '10.0.0.2' }), 'LOCKED', 'a newcomer waits for the host');
+    assert.equal(t.table.unlock('host').outcome.ok, true);
     assert.equal(t.table.joinRefusal({ key: 'guest:sib', address: '10.0.0.2' }), null, 'an identity from that address is welcome');
     assert.deepEqual(t.table.seat({ id: 'ann2', nickname: 'x', who: { key: 'guest:ann', address: '1.1.1.1' } }).outcome, {
       ok: false,

@@ -1,0 +1,31 @@
+import { NICKNAME_MAX } from '../protocol';
+
+/**
+ * How two names compare on a child's screen: the same letters whatever their width or case, with
+ * spaces not counting ("엄마" and "엄 마" read alike).
+ */
+function looks(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+}
+
+/**
+ * The name a newcomer shows at this table (issue 32 "Two people at one table never show the same
+ * nickname"): their own, or, when someone present already shows one that reads the same, their own
+ * with the first free number after a space ("엄마 2", "엄마 3"), the name shortened to keep within
+ * the nickname's length.
+ */
+export function distinctNickname(wanted: string, taken: Iterable<string>): string {
+  const seen = new Set<string>();
+  for (const name of taken) seen.add(looks(name));
+  if (!seen.has(looks(wanted))) return wanted;
+  const points = [...wanted];
+  for (let n = 2; ; n++) {
+    const suffix = ` ${n}`;
+    const base = points
+      .slice(0, NICKNAME_MAX - suffix.length)
+      .join('')
+      .trimEnd();
+    const candidate = `${base}${suffix}`;
+    if (!seen.has(looks(candidate))) return candidate;
+  }
+}
