@@ -28,7 +28,6 @@ import {
   SeatState,
   TableState,
   TableView,
-  WatcherState,
 } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
