@@ -15,6 +15,8 @@ export { MemoryTokenStore } from './tokenStore';
 export type { TokenStore, SavedSeat } from './tokenStore';
 export { CockroachState } from '../server/schema/CockroachState';
 export { KINDS, KIND_NAMES_KO } from '../server/rules/kinds';
+export { claimLine, hasFinalConsonant, withParticle } from './korean';
+export type { Particle } from './korean';
 export type { Kind } from '../server/rules/kinds';
 export type { DangerLevel } from '../server/rules/danger';
 export type { CockroachResult, GameStats, PlayerStats } from '../server/rules/result';
