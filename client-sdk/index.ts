@@ -6,8 +6,23 @@ export { CockroachClient, ROOM_NAME } from './client';
 export type { ClientOptions, CreateOptions, RoomListing } from './client';
 export { GameSession } from './session';
 export type { SessionEvents, BotLevel } from './session';
-export type { GameSnapshot, SeatSnapshot, HandGroup, RoundSnapshot, RevealSnapshot, Phase } from './snapshot';
-export { offerTargets, passOptions, peekAvailability, whatCanDo } from './helpers';
+export type {
+  GameSnapshot,
+  LobbySnapshot,
+  PlayingSnapshot,
+  EndedSnapshot,
+  SeatSnapshot,
+  HandGroup,
+  RoundSnapshot,
+  RoundWithoutCard,
+  RoundCardSeen,
+  RoundCardUnseen,
+  ClaimSnapshot,
+  RevealSnapshot,
+  Phase,
+  DeepReadonly,
+} from './snapshot';
+export { offerTargets, othersAround, passOptions, peekAvailability, whatCanDo } from './helpers';
 export type { ActionName, Reason, TargetOption } from './helpers';
 export { SdkError } from './errors';
 export type { SdkErrorCode } from './errors';

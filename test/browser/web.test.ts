@@ -106,7 +106,7 @@ describe('/play page modules', () => {
     });
     assert.equal(clockPlayed('call', called, KIND_NAMES_KO), '⏰ 시간이 다 돼서 자동으로 "거짓말!"를 골랐어요.');
     assert.equal(
-      clockPlayed('call', { ...called, phase: 'ended' }, KIND_NAMES_KO),
+      clockPlayed('call', { ...called, phase: 'ended', loser: 'me', lossReason: 'four', activePlayer: null } as GameSnapshot, KIND_NAMES_KO),
       '⏰ 시간이 다 돼서 자동으로 "거짓말!"를 골랐어요.',
       'the call that ends the game too',
     );

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { activePlayer, legalActions, passTargets, peekRefusal, RULE_MESSAGES, seedRng, viewFor } from '../../server/rules';
-import { CockroachClient, MemoryTokenStore } from '../../client-sdk/index';
+import { CockroachClient, CockroachResult, GameSnapshot, MemoryTokenStore, verifyGame } from '../../client-sdk/index';
+import { localError } from '../../client-sdk/errors';
+import { GAMES_HTTP_ERRORS } from '../../server/http/games';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { leaveAfterEach, rejects, until } from './support';
+import { assertNarrowed, leaveAfterEach, rejects, until } from './support';
 
 describe('client SDK against a real server', function () {
   this.timeout(30000);
@@ -84,14 +86,21 @@ describe('client SDK against a real server', function () {
     assert.deepEqual(b.snapshot.canDo, ['pass']);
     await rejects(b.call(false), 'ALREADY_PEEKED');
     await rejects(b.pass(a.me!, 'bat'), 'TARGET_ALREADY_SEEN');
-    const options = b.passOptions();
+    // Everyone but me, from the seat after mine (the table's order): c, then a.
     assert.deepEqual(
-      options.map((o) => [o.id, o.allowed, o.reason?.code]),
+      b.passOptions().map((o) => [o.id, o.allowed, o.reason?.code]),
       [
-        [a.me, false, 'TARGET_ALREADY_SEEN'],
-        [b.me, false, 'CANNOT_TARGET_SELF'],
         [c.me, true, undefined],
+        [a.me, false, 'TARGET_ALREADY_SEEN'],
       ],
+    );
+    assert.deepEqual(
+      b.offerTargets().map((o) => [o.id, o.allowed]),
+      [
+        [c.me, true],
+        [a.me, true],
+      ],
+      'offer targets: everyone but me, in the same order',
     );
     await b.pass(c.me!, 'bat');
     await until(c, () => c.snapshot.step === 3, 'c up to date');
@@ -117,7 +126,9 @@ describe('client SDK against a real server', function () {
 
   it('reports my turn with the seconds left on the server clock', async () => {
     const { host, sessions, room } = await table(2, { turnSeconds: 30 });
-    const turns = sessions.map((s) => new Promise<{ secondsLeft: number; canDo: string[] }>((resolve) => s.once('myTurn', resolve)));
+    const turns = sessions.map(
+      (s) => new Promise<{ secondsLeft: number; canDo: readonly string[] }>((resolve) => s.once('myTurn', resolve)),
+    );
     await host.start();
     const starter = room().table.match!.game.order[0];
     const turn = await turns[sessions.findIndex((s) => s.me === starter)];
@@ -167,8 +178,9 @@ describe('client SDK against a real server', function () {
       const stops = sessions.map((s, i) => playRandomly(s, seedRng(`decisions-${count}-${i}`)));
       let checked = 0;
       const failures: unknown[] = [];
-      const check = () => {
+      const check = (snap: GameSnapshot) => {
         try {
+          assertNarrowed(snap);
           compare();
         } catch (error) {
           failures.push(error);
@@ -190,15 +202,18 @@ describe('client SDK against a real server', function () {
                 s
                   .passOptions()
                   .filter((o) => o.allowed)
-                  .map((o) => o.id),
-                passTargets(game),
+                  .map((o) => o.id)
+                  .sort(),
+                [...passTargets(game)].sort(),
               );
           }
           assert.deepEqual(snap.round.cardKind ?? undefined, viewFor(game, s.me).round.cardKind);
           checked++;
         }
       };
-      const offs = sessions.map((s) => s.on('change', check));
+      // A watcher's snapshots are checked against the narrowed types too.
+      const watcher = await client().spectate(host.roomId);
+      const offs = [...sessions, watcher].map((s) => s.on('change', check));
       const over = new Promise((resolve) => host.once('gameOver', resolve));
       await host.start();
       await over;
