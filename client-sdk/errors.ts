@@ -13,6 +13,8 @@ const LOCAL_MESSAGES = {
   NO_SAVED_SEAT: '돌아갈 자리가 없어요.',
   ROOM_CLOSED: '방이 닫혔어요. 새 방에서 다시 모여요.',
   SEAT_GONE: '돌아갈 자리가 없어졌어요. 방에 다시 들어가요.',
+  /** `left` after my own leave(). */
+  LEFT: '방에서 나왔어요.',
 } as const;
 
 export type LocalErrorCode = keyof typeof LOCAL_MESSAGES;
