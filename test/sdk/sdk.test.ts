@@ -7,7 +7,7 @@ import { localError } from '../../client-sdk/errors';
 import { GAMES_HTTP_ERRORS } from '../../server/http/games';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { assertNarrowed, leaveAfterEach, rejects, until } from './support';
+import { assertNarrowed, leaveAfterEach, next, rejects, until } from './support';
 
 describe('client SDK against a real server', function () {
   this.timeout(30000);
@@ -33,9 +33,12 @@ describe('client SDK against a real server', function () {
     await rejects(client().join(host.roomId, '늦음'), 'LATE_JOIN');
   });
 
-  it('lists open rooms with their metadata, and spectates by id', async () => {
-    const host = await client().create('공개방', { loseCount: 3 });
+  it('lists open rooms with their metadata, and spectates by id; a table is private unless made public', async () => {
+    const hidden = await client().create('비밀방');
+    assert.equal(hidden.snapshot.options.private, true, "the SDK's create() makes a private table by default");
+    const host = await client().create('공개방', { loseCount: 3, private: false });
     const listed = await client().listRooms();
+    assert.ok(!listed.some((r) => r.roomId === hidden.roomId), 'a private table is not listed');
     const mine = listed.find((r) => r.roomId === host.roomId)!;
     assert.deepEqual([mine.phase, mine.seats, mine.host, mine.options.loseCount], ['lobby', 1, '공개방', 3]);
     const watcher = await client().spectate(host.roomId);
@@ -62,6 +65,17 @@ describe('client SDK against a real server', function () {
       mine.handCount,
       'my hand grouped by kind',
     );
+    // The game's record, from the endpoint the client already knows, checks out.
+    const record = await client().fetchRecord((all[0] as CockroachResult).gameId);
+    assert.deepEqual(verifyGame(record), { ok: true });
+  });
+
+  it("fetchRecord refuses an unknown game with the server's own Korean sentences", async () => {
+    await rejects(client().fetchRecord('not-a-game'), 'GAME_NOT_FOUND');
+    await rejects(client().fetchRecord('0'.repeat(64)), 'GAME_NOT_FOUND');
+    await rejects(new CockroachClient('ws://127.0.0.1:9').fetchRecord('0'.repeat(64)), 'CONNECTION_FAILED');
+    for (const code of ['GAME_NOT_FOUND', 'RECORDS_UNAVAILABLE'] as const)
+      assert.equal(localError(code, 'fetchRecord').message, GAMES_HTTP_ERRORS[code]);
   });
 
   it('settles each action: resolves once applied, rejects with the refusal code', async () => {
@@ -162,7 +176,13 @@ describe('client SDK against a real server', function () {
     const restarted = await new CockroachClient(ts.endpoint, { store }).resume();
     assert.equal(restarted.me, me);
     await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === true, 'return seen');
+    const left = next(restarted, 'left');
     await restarted.leave();
+    assert.deepEqual(
+      [(await left).reason.code, (await left).reason.message],
+      ['LEFT', '방에서 나왔어요.'],
+      'my own leave is told as such, ready to show',
+    );
     assert.equal(store.load(), null, 'leaving forgets the seat');
     await rejects(new CockroachClient(ts.endpoint, { store }).resume(), 'NO_SAVED_SEAT');
   });
