@@ -1,9 +1,10 @@
 import type { CreateOptions, RoomListing } from '../../client-sdk/index';
-import { claimLine, KINDS } from './art';
+import { KINDS } from './art';
 import { art, el, replace } from './dom';
 import type { Page } from './page';
 import { groupCode, normalizeCode } from './invite';
 import { prefs } from './store';
+import { claimLine } from './words';
 
 const MAX_NICK = 12;
 
@@ -12,7 +13,7 @@ function nicknameFrom(input: HTMLInputElement, page: Page): string | null {
   const nick = input.value.trim();
   const length = [...nick].length;
   if (length < 1 || length > MAX_NICK) {
-    page.toast('닉네임은 1~12글자로 정해요.');
+    page.toast('이름은 1~12글자로 정해요.');
     input.focus();
     return null;
   }
@@ -160,7 +161,7 @@ export function entryScreen(page: Page): HTMLElement {
       'section',
       { class: 'hero' },
       el('div', { class: 'hero-art' }, ...KINDS.map((k) => art(page.skin.svg[k], `art hero-${k}`))),
-      el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine(page.skin.names.rat)}" 진짜일까, 거짓말일까?`),
+      el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine('rat', page.skin.names)}" 진짜일까, 거짓말일까?`),
       el('p', { class: 'tip' }, '같은 그림이 4장(둘이서 하면 5장) 내 앞에 모이면 져요.'),
     ),
     invited ? null : start,
