@@ -200,7 +200,7 @@ export function entryScreen(page: Page): HTMLElement {
         // A family's table is private: joined by its code or an invite. Opening it to strangers is a choice.
         toggle(
           'opt-public',
-          '모두에게 보이기',
+          '🌍 모두에게 보이기',
           false,
           "켜면 '열린 방'에 나와서 모르는 사람도 들어올 수 있어요. 끄면 방 번호를 아는 사람만 들어와요.",
         ),

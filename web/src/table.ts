@@ -12,6 +12,11 @@ function nameOf(s: GameSession, id: string | null): string {
   return s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
 }
 
+/** A speaker's label ("민수 → 나"): the reader is 나. */
+function label(s: GameSession, id: string | null): string {
+  return id !== null && id === s.snapshot.me ? '나' : nameOf(s, id);
+}
+
 function readers(s: GameSession): Readers {
   return { me: s.snapshot.me, nickname: (id) => nameOf(s, id) };
 }
@@ -188,7 +193,7 @@ function center(page: Page, s: GameSession): HTMLElement {
       ? el(
           'ol',
           { class: 'claims' },
-          ...r.claims.map((c) => el('li', {}, `${nameOf(s, c.from)} → ${nameOf(s, c.to)}: ${page.skin.names[c.claim]}`)),
+          ...r.claims.map((c) => el('li', {}, `${label(s, c.from)} → ${label(s, c.to)}: ${page.skin.names[c.claim]}`)),
         )
       : null;
   return el(
@@ -201,12 +206,12 @@ function center(page: Page, s: GameSession): HTMLElement {
       el(
         'div',
         { class: `claim-bubble${fly}`, id: 'claim-bubble' },
-        el('small', {}, `${nameOf(s, r.lastPasser)} → ${r.holder === snap.me ? '나' : nameOf(s, r.holder)}`),
+        el('small', {}, `${label(s, r.lastPasser)} → ${label(s, r.holder)}`),
         el('b', {}, r.claim ? claimLine(r.claim, page.skin.names) : ''),
         r.claim ? art(page.skin.svg[r.claim], 'art mini') : null,
       ),
     ),
-    el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => nameOf(s, id)).join(', ')}`),
+    el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => label(s, id)).join(', ')}`),
     history,
     lastCall(page, s, false),
   );
