@@ -255,6 +255,7 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
   ) as RoundSnapshot;
   const activePlayer = activePlayerIn(view);
   const myTurn = activePlayer !== null && activePlayer === me;
+  // A player whose seat is no longer in the state (removed by the host, the moment before `left`) has nothing of a seat to show: it reads as watching.
   const seat = me !== null ? seats.find((s) => s.id === me) : undefined;
   const who =
     me !== null && seat
