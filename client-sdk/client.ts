@@ -1,7 +1,8 @@
 import { Client, Room } from 'colyseus.js';
+import type { FinishedGameRecord } from '../server/fairness/record';
 import type { GameOptions } from '../server/rules/options';
 import { CockroachState } from '../server/schema/CockroachState';
-import { errorFor, joinError, localError, SdkError } from './errors';
+import { errorFor, joinError, localError, matchmakeCode, SdkError } from './errors';
 import { EndpointInput, parseEndpoint } from './endpoint';
 import { freshEntropy } from './entropy';
 import { AppToken, IdentityKeeper } from './identity';
@@ -15,7 +16,15 @@ import { ROOM_NAME } from '../server/protocol';
 
 export { ROOM_NAME };
 
+/**
+ * The game's options, and `private`: a private table is joined by its code or an invite only (not
+ * listed, not in quick match). The SDK makes private tables unless `private: false` is given (a
+ * family app's safe default; the server's own default, for a client without this SDK, is false).
+ */
 export type CreateOptions = Partial<GameOptions> & { private?: boolean };
+
+/** The shape of a game id (server/store/gameId.ts): lowercase hex SHA-256. */
+const GAME_ID = /^[0-9a-f]{64}$/;
 
 export interface RoomListing {
   roomId: string;
@@ -96,11 +105,12 @@ export class CockroachClient {
     };
   }
 
-  /** A new room with me as host. */
+  /** A new room with me as host: private (by code and invite only) unless `options.private` is false. */
   create(nickname: string, options: CreateOptions = {}): Promise<GameSession> {
+    const settings = { ...options, private: options.private ?? true };
     return this.enter(
       'create',
-      () => this.colyseus.create<CockroachState>(ROOM_NAME, { ...options, nickname, entropy: freshEntropy() }, CockroachState),
+      () => this.colyseus.create<CockroachState>(ROOM_NAME, { ...settings, nickname, entropy: freshEntropy() }, CockroachState),
       false,
     );
   }
@@ -138,6 +148,28 @@ export class CockroachClient {
       return rooms.map((r) => ({ roomId: r.roomId, clients: r.clients, ...(r.metadata as Omit<RoomListing, 'roomId' | 'clients'>) }));
     } catch (error) {
       throw joinError(error, 'listRooms');
+    }
+  }
+
+  /**
+   * A finished game's record (`GET /api/games/:gameId` on this client's server), for `verifyGame`.
+   * Rejects with GAME_NOT_FOUND (no such game, or an id of the wrong shape), RECORDS_UNAVAILABLE
+   * (the server cannot read its records now: try later), SERVER_ERROR or CONNECTION_FAILED. What
+   * comes back is the server's word until `verifyGame` has checked it.
+   */
+  async fetchRecord(gameId: string): Promise<FinishedGameRecord> {
+    if (!GAME_ID.test(gameId)) throw localError('GAME_NOT_FOUND', 'fetchRecord');
+    try {
+      const response: { data?: unknown } = await this.colyseus.http.get(`api/games/${gameId}`, { headers: { Accept: 'application/json' } });
+      if (typeof response.data !== 'object' || response.data === null) throw localError('SERVER_ERROR', 'fetchRecord');
+      return response.data as FinishedGameRecord;
+    } catch (error) {
+      if (error instanceof SdkError) throw error;
+      const status = matchmakeCode(error);
+      if (status === 404) throw localError('GAME_NOT_FOUND', 'fetchRecord');
+      if (status === 503) throw localError('RECORDS_UNAVAILABLE', 'fetchRecord');
+      if (status !== undefined && status >= 400) throw localError('SERVER_ERROR', 'fetchRecord');
+      throw localError('CONNECTION_FAILED', 'fetchRecord');
     }
   }
 

@@ -13,6 +13,11 @@ const LOCAL_MESSAGES = {
   NO_SAVED_SEAT: '돌아갈 자리가 없어요.',
   ROOM_CLOSED: '방이 닫혔어요. 새 방에서 다시 모여요.',
   SEAT_GONE: '돌아갈 자리가 없어졌어요. 방에 다시 들어가요.',
+  /** `left` after my own leave(). */
+  LEFT: '방에서 나왔어요.',
+  /** fetchRecord: the server's own answers (server/http/games.ts, checked equal in a test). */
+  GAME_NOT_FOUND: '그 게임 기록을 찾을 수 없어요.',
+  RECORDS_UNAVAILABLE: '지금은 게임 기록을 볼 수 없어요. 잠시 뒤에 다시 해 봐요.',
 } as const;
 
 export type LocalErrorCode = keyof typeof LOCAL_MESSAGES;

@@ -12,27 +12,33 @@ import type { Kind } from '../server/rules/kinds';
  * one. Named here, so the snapshot imports the helpers and never the other way round.
  */
 export interface TableFacts {
-  me: string | null;
-  spectator: boolean;
-  myTurn: boolean;
-  seats: readonly { id: string; nickname: string; isMe: boolean }[];
-  round: { starter: string | null; holder: string | null; seen: string[]; hasCard: boolean; claim: Kind | null };
-  options: { twoPlayerPass: boolean };
+  readonly me: string | null;
+  readonly spectator: boolean;
+  readonly myTurn: boolean;
+  readonly seats: readonly { readonly id: string; readonly nickname: string; readonly isMe: boolean }[];
+  readonly round: {
+    readonly starter: string | null;
+    readonly holder: string | null;
+    readonly seen: readonly string[];
+    readonly hasCard: boolean;
+    readonly claim: Kind | null;
+  };
+  readonly options: { readonly twoPlayerPass: boolean };
 }
 
 export type ActionName = 'offer' | 'call' | 'peek' | 'pass';
 
 export interface Reason {
-  code: RuleErrorCode | 'SPECTATOR';
-  message: string;
+  readonly code: RuleErrorCode | 'SPECTATOR';
+  readonly message: string;
 }
 
 export interface TargetOption {
-  id: string;
-  nickname: string;
-  allowed: boolean;
+  readonly id: string;
+  readonly nickname: string;
+  readonly allowed: boolean;
   /** Why the button is greyed out. */
-  reason?: Reason;
+  readonly reason?: Reason;
 }
 
 const reason = (code: RuleErrorCode): Reason => ({ code, message: RULE_MESSAGES[code] });
@@ -57,22 +63,26 @@ export function whatCanDo(s: TableFacts, facts = passFactsFrom(s)): ActionName[]
   return peekRefusalFrom(facts) === null ? ['call', 'peek'] : ['call'];
 }
 
-/** Whom I may hand a new card to: everyone but me, even with an empty hand. */
-export function offerTargets(s: TableFacts): TargetOption[] {
-  return s.seats.map((seat) =>
-    seat.isMe
-      ? { id: seat.id, nickname: seat.nickname, allowed: false, reason: reason('CANNOT_TARGET_SELF') }
-      : { id: seat.id, nickname: seat.nickname, allowed: true },
-  );
+/**
+ * The other seats around the table, starting from the one after mine (the order the turn goes
+ * round, and the order a table screen draws its opponents in); a spectator's: every seat in order.
+ */
+export function othersAround<T extends { readonly isMe: boolean }>(seats: readonly T[]): T[] {
+  const mine = seats.findIndex((seat) => seat.isMe);
+  return mine < 0 ? [...seats] : [...seats.slice(mine + 1), ...seats.slice(0, mine)];
 }
 
-/** Whom I may pass the peeked card to, and why each other player is greyed out. */
+/** Whom I may hand a new card to: everyone but me (an empty hand may still receive), from the seat after mine. */
+export function offerTargets(s: TableFacts): TargetOption[] {
+  return othersAround(s.seats).map((seat) => ({ id: seat.id, nickname: seat.nickname, allowed: true }));
+}
+
+/** Everyone but me, from the seat after mine: whom I may pass the peeked card to, and why the others are greyed out. */
 export function passOptions(s: TableFacts): TargetOption[] {
   const facts = passFactsFrom(s);
   const allowed = new Set(passTargetsFrom(facts));
-  return s.seats.map((seat) => {
+  return othersAround(s.seats).map((seat) => {
     if (allowed.has(seat.id)) return { id: seat.id, nickname: seat.nickname, allowed: true };
-    if (seat.id === s.me) return { id: seat.id, nickname: seat.nickname, allowed: false, reason: reason('CANNOT_TARGET_SELF') };
     if (facts.order.length === 2) return { id: seat.id, nickname: seat.nickname, allowed: false, reason: reason('TWO_PLAYER_NO_PEEK') };
     return { id: seat.id, nickname: seat.nickname, allowed: false, reason: reason('TARGET_ALREADY_SEEN') };
   });

@@ -6,8 +6,23 @@ export { CockroachClient, ROOM_NAME } from './client';
 export type { ClientOptions, CreateOptions, RoomListing } from './client';
 export { GameSession } from './session';
 export type { SessionEvents, BotLevel } from './session';
-export type { GameSnapshot, SeatSnapshot, HandGroup, RoundSnapshot, RevealSnapshot, Phase } from './snapshot';
-export { offerTargets, passOptions, peekAvailability, whatCanDo } from './helpers';
+export type {
+  GameSnapshot,
+  LobbySnapshot,
+  PlayingSnapshot,
+  EndedSnapshot,
+  SeatSnapshot,
+  HandGroup,
+  RoundSnapshot,
+  RoundWithoutCard,
+  RoundCardSeen,
+  RoundCardUnseen,
+  ClaimSnapshot,
+  RevealSnapshot,
+  Phase,
+  DeepReadonly,
+} from './snapshot';
+export { offerTargets, othersAround, passOptions, peekAvailability, whatCanDo } from './helpers';
 export type { ActionName, Reason, TargetOption } from './helpers';
 export { SdkError } from './errors';
 export type { SdkErrorCode } from './errors';
@@ -15,6 +30,8 @@ export { MemoryTokenStore } from './tokenStore';
 export type { TokenStore, SavedSeat } from './tokenStore';
 export { CockroachState } from '../server/schema/CockroachState';
 export { KINDS, KIND_NAMES_KO } from '../server/rules/kinds';
+export { claimLine, hasFinalConsonant, withParticle } from './korean';
+export type { Particle } from './korean';
 export type { Kind } from '../server/rules/kinds';
 export type { DangerLevel } from '../server/rules/danger';
 export type { CockroachResult, GameStats, PlayerStats } from '../server/rules/result';

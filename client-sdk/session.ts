@@ -29,8 +29,13 @@ export type { BotLevel } from '../server/protocol';
 export interface SessionEvents {
   /** The decoded state changed: a fresh snapshot. */
   change: GameSnapshot;
-  /** It is my turn (announced again after a reconnect): what I may do, and the time left on the server's clock. */
-  myTurn: { canDo: ActionName[]; deadline: number; secondsLeft: number };
+  /**
+   * A move of mine became possible (my turn, or the next step of it: the pass after my own peek),
+   * or it is still my turn after a reconnect: what I may do, and the time left on the server's
+   * clock. It comes after `change` and after the promise of the move that led to it has settled,
+   * so a program that awaits one move at a time is free to make the next.
+   */
+  myTurn: { canDo: readonly ActionName[]; deadline: number; secondsLeft: number };
   /** Someone handed me the card in flight with this claim. */
   cardHandedToMe: { from: string; claim: Kind };
   revealed: RevealSnapshot;
@@ -47,7 +52,7 @@ export interface SessionEvents {
   /** The seat could not be taken back: ROOM_CLOSED, SEAT_GONE, CONNECTION_FAILED, SERVER_ERROR, KICKED or AUTH_*. `left` follows. */
   reconnectFailed: SdkError;
   /**
-   * The session is over, and why: I left (NOT_IN_ROOM), the room closed (ROOM_CLOSED), the host
+   * The session is over, and why: I left (LEFT), the room closed (ROOM_CLOSED), the host
    * removed me (KICKED), my identity took the seat on another connection (REPLACED: another
    * device, or a reinstalled app), or the seat could not be taken back (the `reconnectFailed` code).
    */
@@ -126,6 +131,8 @@ export class GameSession extends Emitter<SessionEvents> {
   /** A room given up on for its silence: its late events are ignored. */
   private dropped: Room<CockroachState> | null = null;
   private offsets: number[] = [];
+  /** The `myTurn` announcement waiting for the settled moves' continuations to run. */
+  private turnTimer: ReturnType<typeof setTimeout> | undefined;
   private pings = 0;
   private readonly liveness: Liveness;
 
@@ -242,6 +249,7 @@ export class GameSession extends Emitter<SessionEvents> {
     if (this.leaving) return;
     this.leaving = true;
     this.liveness.stop();
+    clearTimeout(this.turnTimer);
     for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
     // A replaced seat lives on with the connection that took it (forgetSeat), also when the app
     // leaves between the REPLACED message and the close that follows it.
@@ -256,15 +264,15 @@ export class GameSession extends Emitter<SessionEvents> {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.resuming, new Promise((resolve) => (timer = setTimeout(resolve, LEAVE_CONFIRM_MS)))]);
       clearTimeout(timer);
-      return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
+      return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: localError('LEFT', 'leave') });
     }
-    if (!this.room.connection.isOpen) return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
+    if (!this.room.connection.isOpen) return this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: localError('LEFT', 'leave') });
     // A socket that went silent never confirms: do not wait for it for ever.
     const room = this.room;
     if (!(await leaveRoom(room))) {
       this.dropped = room;
       closeSocket(room);
-      this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: this.ended });
+      this.emit('left', { code: CLOSE_CODES.CONSENTED, reason: localError('LEFT', 'leave') });
     }
   }
 
@@ -386,7 +394,20 @@ export class GameSession extends Emitter<SessionEvents> {
     for (const p of [...this.pending.values()]) if (p.done(now)) this.settle(p);
     this.emit('change', now);
     if (!reannounce && now.step === before.step && now.phase === before.phase) return;
-    if (now.myTurn) this.emit('myTurn', { canDo: now.canDo, deadline: now.round.deadline, secondsLeft: this.secondsLeft() });
+    clearTimeout(this.turnTimer);
+    if (now.myTurn) this.turnTimer = setTimeout(() => this.announceTurn(now.step), 0);
+  }
+
+  /**
+   * `myTurn`, once the moves this patch settled have resumed their callers (a timer runs after
+   * every promise continuation): a program that ignores turns while its last move is pending, and
+   * moves only on `myTurn`, would otherwise miss the pass that follows its own peek. Said only if
+   * the turn is still the one announced.
+   */
+  private announceTurn(step: number) {
+    const now = this.current;
+    if (this.ended || this.leaving || this.reconnecting || now.step !== step || !now.myTurn) return;
+    this.emit('myTurn', { canDo: now.canDo, deadline: now.round.deadline, secondsLeft: this.secondsLeft() });
   }
 
   /**
@@ -424,10 +445,11 @@ export class GameSession extends Emitter<SessionEvents> {
 
   private async onLeave(code: number) {
     this.liveness.stop();
+    clearTimeout(this.turnTimer);
     if (this.leaving) {
       // leave() announces `left` itself, once the server has confirmed (or could not).
       for (const p of [...this.pending.values()]) this.settle(p, localError('NOT_IN_ROOM', p.action));
-      if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code, reason: this.ended });
+      if (this.ended?.action === 'leave' && !this.reconnecting) this.emit('left', { code, reason: localError('LEFT', 'leave') });
       return;
     }
     if (this.dismissed || this.spectator || code === CLOSE_CODES.CONSENTED) {

@@ -2,6 +2,7 @@ import { KINDS, Kind } from '../server/rules/kinds';
 import { DangerLevel, dangerLevel } from '../server/rules/danger';
 import { activePlayerIn } from '../server/rules/view';
 import type { CockroachResult } from '../server/rules/result';
+import type { LossReason } from '../server/rules/types';
 import { OPTION_SPECS } from '../server/rules/options';
 import type { CockroachState } from '../server/schema/CockroachState';
 import { playerViewOf } from '../server/schema/playerView';
@@ -13,89 +14,189 @@ export type { HandGroup } from './hands';
 
 export type Phase = 'lobby' | 'playing' | 'ended';
 
+/** What a finished game's result holds, read-only all the way down. */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 export interface SeatSnapshot {
-  id: string;
-  nickname: string;
+  readonly id: string;
+  readonly nickname: string;
   /** Seat index from 0 once started; -1 in the lobby. */
-  seat: number;
-  handCount: number;
+  readonly seat: number;
+  readonly handCount: number;
   /** Face-up kinds in the order they landed. */
-  front: Kind[];
-  frontCounts: Record<Kind, number>;
+  readonly front: readonly Kind[];
+  readonly frontCounts: Readonly<Record<Kind, number>>;
   /** Per kind: 'warning' from the third card, 'danger' one card before losing. */
-  danger: Record<Kind, DangerLevel>;
+  readonly danger: Readonly<Record<Kind, DangerLevel>>;
   /** With eightKindsRule on: seven different kinds in front, one more loses. */
-  oneKindFromEight: boolean;
-  connected: boolean;
-  away: boolean;
-  isMe: boolean;
-  isHost: boolean;
+  readonly oneKindFromEight: boolean;
+  readonly connected: boolean;
+  readonly away: boolean;
+  readonly isMe: boolean;
+  readonly isHost: boolean;
   /** A practice bot the host seated. */
-  bot: boolean;
+  readonly bot: boolean;
   /** Points over this room's finished games: 1 per game won, 0 for the loss. */
-  score: number;
+  readonly score: number;
   /** The cards in this hand, grouped by kind: mine always, everyone's once the game has ended; null while hidden. */
-  hand: HandGroup[] | null;
+  readonly hand: readonly HandGroup[] | null;
 }
 
-export interface RoundSnapshot {
-  no: number;
-  starter: string | null;
-  holder: string | null;
-  lastPasser: string | null;
-  /** The latest claim: the one a call is judged against. */
-  claim: Kind | null;
-  seen: string[];
-  claims: { from: string; to: string; claim: Kind }[];
-  hasCard: boolean;
-  /** The card in flight, only when I have seen it. */
-  cardKind: Kind | null;
-  /** Epoch ms on the server's clock; 0 when nobody is on the clock. */
-  deadline: number;
+export interface ClaimSnapshot {
+  readonly from: string;
+  readonly to: string;
+  readonly claim: Kind;
 }
+
+interface RoundCommon {
+  readonly no: number;
+  /** Who offers the next card (or offered the one in flight); null in the lobby. */
+  readonly starter: string | null;
+  /** Who has seen the card in flight. */
+  readonly seen: readonly string[];
+  /** The claims said on the card in flight, oldest first (with the `claimHistory` option). */
+  readonly claims: readonly ClaimSnapshot[];
+  /** Epoch ms on the server's clock; 0 when nobody is on the clock. */
+  readonly deadline: number;
+}
+
+/** No card in flight: the starter is choosing one (or the game has not started, or has ended). */
+export interface RoundWithoutCard extends RoundCommon {
+  readonly hasCard: false;
+  readonly holder: null;
+  readonly lastPasser: null;
+  readonly claim: null;
+  readonly seenByMe: false;
+  readonly cardKind: null;
+}
+
+/** A card in flight: who holds it, who handed it on, and the claim a call is judged against. */
+interface RoundWithCard extends RoundCommon {
+  readonly hasCard: true;
+  readonly holder: string;
+  readonly lastPasser: string;
+  /** The latest claim: the one a call is judged against. */
+  readonly claim: Kind;
+}
+
+/** A card in flight I have seen (I offered it, passed it on, or peeked): its kind is known to me. */
+export interface RoundCardSeen extends RoundWithCard {
+  readonly seenByMe: true;
+  readonly cardKind: Kind;
+}
+
+/** A card in flight I have not seen. */
+export interface RoundCardUnseen extends RoundWithCard {
+  readonly seenByMe: false;
+  readonly cardKind: null;
+}
+
+/** The round, narrowed by `hasCard` (claim, holder, lastPasser) and `seenByMe` (cardKind). */
+export type RoundSnapshot = RoundWithoutCard | RoundCardSeen | RoundCardUnseen;
 
 export interface RevealSnapshot {
-  kind: Kind;
-  claim: Kind;
-  call: 'true' | 'false';
-  caller: string;
-  correct: boolean;
-  takenBy: string;
+  readonly kind: Kind;
+  readonly claim: Kind;
+  readonly call: 'true' | 'false';
+  readonly caller: string;
+  readonly correct: boolean;
+  readonly takenBy: string;
 }
 
-export interface GameSnapshot {
-  roomId: string;
-  /** The room's 6-digit code (its id, PROTOCOL v3): show it grouped ("123 456"), share it as an invite. */
-  code: string;
-  /** My player id (sessionId), or null when watching. */
-  me: string | null;
-  spectator: boolean;
-  phase: Phase;
-  hostId: string;
-  isHost: boolean;
+/** What every snapshot has, whatever the phase and whoever reads it. */
+interface SnapshotCommon {
+  /** The room's id: the same 6 digits as `code` (PROTOCOL v3); `session.roomId` too. */
+  readonly roomId: string;
+  /** The room's 6-digit code: show it grouped ("123 456"), share it as an invite. */
+  readonly code: string;
+  readonly hostId: string;
   /** Every create option (server/rules/options.ts), `loseCount` resolved by seat count in the lobby. */
-  options: SnapshotOptions;
+  readonly options: Readonly<SnapshotOptions>;
   /** Applied actions so far; the SDK quotes it in every action. */
-  step: number;
+  readonly step: number;
   /** Seat order once started (join order in the lobby). */
-  seats: SeatSnapshot[];
-  myHand: HandGroup[];
-  myHandCount: number;
-  round: RoundSnapshot;
-  /** Whoever must act now; null in the lobby and after the end. */
-  activePlayer: string | null;
-  myTurn: boolean;
-  /** What I may send now: [] unless it is my turn. */
-  canDo: ActionName[];
-  lastReveal: RevealSnapshot | null;
-  loser: string | null;
-  lossReason: 'four' | 'emptyHand' | 'eightKinds' | null;
-  /** Two-player set-aside kinds, after the end. */
-  removed: Kind[];
-  result: CockroachResult | null;
+  readonly seats: readonly SeatSnapshot[];
+  readonly lastReveal: RevealSnapshot | null;
   /** Games finished in this room (the running score's count). */
-  gamesPlayed: number;
+  readonly gamesPlayed: number;
 }
+
+/** A player's snapshot: `me`, my seat, my hand. */
+export interface SeatedPart {
+  readonly spectator: false;
+  /** My player id (sessionId). */
+  readonly me: string;
+  /** My own seat (the one with `isMe`). */
+  readonly mySeat: SeatSnapshot;
+  readonly isHost: boolean;
+  readonly myHand: readonly HandGroup[];
+  readonly myHandCount: number;
+}
+
+/** A spectator's snapshot: no seat, no hand. */
+export interface WatchingPart {
+  readonly spectator: true;
+  readonly me: null;
+  readonly mySeat: null;
+  readonly isHost: false;
+  readonly myHand: readonly HandGroup[];
+  readonly myHandCount: 0;
+}
+
+export interface LobbyPart {
+  readonly phase: 'lobby';
+  readonly round: RoundWithoutCard;
+  readonly activePlayer: null;
+  readonly myTurn: false;
+  readonly canDo: readonly ActionName[];
+  readonly loser: null;
+  readonly lossReason: null;
+  readonly removed: readonly Kind[];
+  readonly result: null;
+}
+
+export interface PlayingPart {
+  readonly phase: 'playing';
+  readonly round: RoundSnapshot;
+  /** Whoever must act now. */
+  readonly activePlayer: string;
+  readonly myTurn: boolean;
+  /** What I may send now: [] unless it is my turn. */
+  readonly canDo: readonly ActionName[];
+  readonly loser: null;
+  readonly lossReason: null;
+  readonly removed: readonly Kind[];
+  readonly result: null;
+}
+
+export interface EndedPart {
+  readonly phase: 'ended';
+  readonly round: RoundSnapshot;
+  readonly activePlayer: null;
+  readonly myTurn: false;
+  readonly canDo: readonly ActionName[];
+  readonly loser: string;
+  readonly lossReason: LossReason;
+  /** Two-player set-aside kinds. */
+  readonly removed: readonly Kind[];
+  /** The game's result: it follows the patch that ends the game, so it is null for a moment. */
+  readonly result: DeepReadonly<CockroachResult> | null;
+}
+
+/**
+ * A read-only picture of the room, narrowed by `phase` (the lobby has no one on turn; a game has
+ * an `activePlayer`; an ended game a `loser` and `lossReason`), by `spectator` (a player has `me`
+ * and `mySeat`) and, in its `round`, by `hasCard` and `seenByMe`.
+ */
+export type GameSnapshot = SnapshotCommon & (SeatedPart | WatchingPart) & (LobbyPart | PlayingPart | EndedPart);
+
+export type LobbySnapshot = Extract<GameSnapshot, { phase: 'lobby' }>;
+export type PlayingSnapshot = Extract<GameSnapshot, { phase: 'playing' }>;
+export type EndedSnapshot = Extract<GameSnapshot, { phase: 'ended' }>;
 
 function snapshotOptions(state: CockroachState, loseCount: number): GameSnapshot['options'] {
   const out: Record<string, unknown> = {};
@@ -107,7 +208,7 @@ function snapshotOptions(state: CockroachState, loseCount: number): GameSnapshot
 const zeroCounts = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
 
 /**
- * A read-only picture of the decoded state, as an app screen wants it: the rules' view of my seat
+ * The snapshot of the decoded state, as an app screen wants it: the rules' view of my seat
  * (server/schema/playerView.ts, the one adapter), decided with the rules' own functions, plus
  * what the room adds (nicknames, presence, host, scores).
  */
@@ -143,43 +244,49 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
 
   const mine = me !== null ? view.players[me] : undefined;
   const r = view.round;
-  const round: RoundSnapshot = {
-    no: r.no,
-    starter: r.starter || null,
-    holder: r.holder,
-    lastPasser: r.lastPasser,
-    claim: r.claim,
-    seen: r.seen,
-    claims: r.claims,
-    hasCard: r.hasCard,
-    cardKind: r.cardKind ?? null,
-    deadline: state.round.deadline,
-  };
+  const seenByMe = r.cardKind !== undefined;
+  const common = { no: r.no, starter: r.starter || null, seen: r.seen, claims: r.claims, deadline: state.round.deadline };
+  // The decoded state keeps these consistent (a card in flight always has a holder, a passer and a
+  // claim); the SDK's tests check every snapshot of whole games against these shapes.
+  const round = (
+    r.hasCard
+      ? { ...common, hasCard: true, holder: r.holder, lastPasser: r.lastPasser, claim: r.claim, seenByMe, cardKind: r.cardKind ?? null }
+      : { ...common, hasCard: false, holder: null, lastPasser: null, claim: null, seenByMe: false, cardKind: null }
+  ) as RoundSnapshot;
   const activePlayer = activePlayerIn(view);
-  const snapshot: GameSnapshot = {
+  const myTurn = activePlayer !== null && activePlayer === me;
+  // A player whose seat is no longer in the state (removed by the host, the moment before `left`) has nothing of a seat to show: it reads as watching.
+  const seat = me !== null ? seats.find((s) => s.id === me) : undefined;
+  const who =
+    me !== null && seat
+      ? {
+          spectator: false,
+          me,
+          mySeat: seat,
+          isHost: me === state.hostId,
+          myHand: groupHand(mine?.hand ?? {}),
+          myHandCount: mine?.handCount ?? 0,
+        }
+      : { spectator: true, me: null, mySeat: null, isHost: false, myHand: [], myHandCount: 0 };
+  const canDo = whatCanDo({ me, spectator: who.spectator, myTurn, seats, round, options: state.options });
+  return {
     roomId,
     code: roomId,
-    me,
-    spectator: me === null,
+    ...who,
     phase: view.phase,
     hostId: state.hostId,
-    isHost: me !== null && me === state.hostId,
     options: snapshotOptions(state, loseCount),
     step: view.step,
     gamesPlayed: state.gamesPlayed,
     seats,
-    myHand: groupHand(mine?.hand ?? {}),
-    myHandCount: mine?.handCount ?? 0,
     round,
     activePlayer,
-    myTurn: activePlayer !== null && activePlayer === me,
+    myTurn,
+    canDo,
     lastReveal: view.lastReveal,
     loser: view.loser,
     lossReason: view.lossReason,
     removed: view.removed ?? [],
-    result,
-    canDo: [],
-  };
-  snapshot.canDo = whatCanDo(snapshot);
-  return snapshot;
+    result: view.phase === 'ended' ? result : null,
+  } as GameSnapshot;
 }

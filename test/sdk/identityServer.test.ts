@@ -168,7 +168,7 @@ describe('SDK identities against the server (issue 21)', function () {
         const [error, end] = await Promise.all([told, left]);
         if (leaveAtOnce) {
           // The app's own leave() ends it; the seat still stays the second tab's.
-          assert.deepEqual([error.code, end.reason.code, end.reason.action], ['REPLACED', 'NOT_IN_ROOM', 'leave']);
+          assert.deepEqual([error.code, end.reason.code, end.reason.action], ['REPLACED', 'LEFT', 'leave']);
         } else {
           assert.deepEqual([error.code, end.reason.code], ['REPLACED', 'REPLACED']);
           assert.match(end.reason.message, /다른 기기/);

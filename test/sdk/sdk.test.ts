@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { activePlayer, legalActions, passTargets, peekRefusal, RULE_MESSAGES, seedRng, viewFor } from '../../server/rules';
-import { CockroachClient, MemoryTokenStore } from '../../client-sdk/index';
+import { CockroachClient, CockroachResult, GameSnapshot, MemoryTokenStore, verifyGame } from '../../client-sdk/index';
+import { localError } from '../../client-sdk/errors';
+import { GAMES_HTTP_ERRORS } from '../../server/http/games';
 import { playRandomly } from '../../client-sdk/bots';
 import { useTestServer } from '../support/server';
-import { leaveAfterEach, rejects, until } from './support';
+import { assertNarrowed, leaveAfterEach, next, rejects, until } from './support';
 
 describe('client SDK against a real server', function () {
   this.timeout(30000);
@@ -31,9 +33,12 @@ describe('client SDK against a real server', function () {
     await rejects(client().join(host.roomId, '늦음'), 'LATE_JOIN');
   });
 
-  it('lists open rooms with their metadata, and spectates by id', async () => {
-    const host = await client().create('공개방', { loseCount: 3 });
+  it('lists open rooms with their metadata, and spectates by id; a table is private unless made public', async () => {
+    const hidden = await client().create('비밀방');
+    assert.equal(hidden.snapshot.options.private, true, "the SDK's create() makes a private table by default");
+    const host = await client().create('공개방', { loseCount: 3, private: false });
     const listed = await client().listRooms();
+    assert.ok(!listed.some((r) => r.roomId === hidden.roomId), 'a private table is not listed');
     const mine = listed.find((r) => r.roomId === host.roomId)!;
     assert.deepEqual([mine.phase, mine.seats, mine.host, mine.options.loseCount], ['lobby', 1, '공개방', 3]);
     const watcher = await client().spectate(host.roomId);
@@ -60,6 +65,17 @@ describe('client SDK against a real server', function () {
       mine.handCount,
       'my hand grouped by kind',
     );
+    // The game's record, from the endpoint the client already knows, checks out.
+    const record = await client().fetchRecord((all[0] as CockroachResult).gameId);
+    assert.deepEqual(verifyGame(record), { ok: true });
+  });
+
+  it("fetchRecord refuses an unknown game with the server's own Korean sentences", async () => {
+    await rejects(client().fetchRecord('not-a-game'), 'GAME_NOT_FOUND');
+    await rejects(client().fetchRecord('0'.repeat(64)), 'GAME_NOT_FOUND');
+    await rejects(new CockroachClient('ws://127.0.0.1:9').fetchRecord('0'.repeat(64)), 'CONNECTION_FAILED');
+    for (const code of ['GAME_NOT_FOUND', 'RECORDS_UNAVAILABLE'] as const)
+      assert.equal(localError(code, 'fetchRecord').message, GAMES_HTTP_ERRORS[code]);
   });
 
   it('settles each action: resolves once applied, rejects with the refusal code', async () => {
@@ -84,14 +100,21 @@ describe('client SDK against a real server', function () {
     assert.deepEqual(b.snapshot.canDo, ['pass']);
     await rejects(b.call(false), 'ALREADY_PEEKED');
     await rejects(b.pass(a.me!, 'bat'), 'TARGET_ALREADY_SEEN');
-    const options = b.passOptions();
+    // Everyone but me, from the seat after mine (the table's order): c, then a.
     assert.deepEqual(
-      options.map((o) => [o.id, o.allowed, o.reason?.code]),
+      b.passOptions().map((o) => [o.id, o.allowed, o.reason?.code]),
       [
-        [a.me, false, 'TARGET_ALREADY_SEEN'],
-        [b.me, false, 'CANNOT_TARGET_SELF'],
         [c.me, true, undefined],
+        [a.me, false, 'TARGET_ALREADY_SEEN'],
       ],
+    );
+    assert.deepEqual(
+      b.offerTargets().map((o) => [o.id, o.allowed]),
+      [
+        [c.me, true],
+        [a.me, true],
+      ],
+      'offer targets: everyone but me, in the same order',
     );
     await b.pass(c.me!, 'bat');
     await until(c, () => c.snapshot.step === 3, 'c up to date');
@@ -117,7 +140,9 @@ describe('client SDK against a real server', function () {
 
   it('reports my turn with the seconds left on the server clock', async () => {
     const { host, sessions, room } = await table(2, { turnSeconds: 30 });
-    const turns = sessions.map((s) => new Promise<{ secondsLeft: number; canDo: string[] }>((resolve) => s.once('myTurn', resolve)));
+    const turns = sessions.map(
+      (s) => new Promise<{ secondsLeft: number; canDo: readonly string[] }>((resolve) => s.once('myTurn', resolve)),
+    );
     await host.start();
     const starter = room().table.match!.game.order[0];
     const turn = await turns[sessions.findIndex((s) => s.me === starter)];
@@ -151,7 +176,13 @@ describe('client SDK against a real server', function () {
     const restarted = await new CockroachClient(ts.endpoint, { store }).resume();
     assert.equal(restarted.me, me);
     await until(friend, () => friend.snapshot.seats.find((s) => s.id === me)?.connected === true, 'return seen');
+    const left = next(restarted, 'left');
     await restarted.leave();
+    assert.deepEqual(
+      [(await left).reason.code, (await left).reason.message],
+      ['LEFT', '방에서 나왔어요.'],
+      'my own leave is told as such, ready to show',
+    );
     assert.equal(store.load(), null, 'leaving forgets the seat');
     await rejects(new CockroachClient(ts.endpoint, { store }).resume(), 'NO_SAVED_SEAT');
   });
@@ -167,8 +198,9 @@ describe('client SDK against a real server', function () {
       const stops = sessions.map((s, i) => playRandomly(s, seedRng(`decisions-${count}-${i}`)));
       let checked = 0;
       const failures: unknown[] = [];
-      const check = () => {
+      const check = (snap: GameSnapshot) => {
         try {
+          assertNarrowed(snap);
           compare();
         } catch (error) {
           failures.push(error);
@@ -190,15 +222,18 @@ describe('client SDK against a real server', function () {
                 s
                   .passOptions()
                   .filter((o) => o.allowed)
-                  .map((o) => o.id),
-                passTargets(game),
+                  .map((o) => o.id)
+                  .sort(),
+                [...passTargets(game)].sort(),
               );
           }
           assert.deepEqual(snap.round.cardKind ?? undefined, viewFor(game, s.me).round.cardKind);
           checked++;
         }
       };
-      const offs = sessions.map((s) => s.on('change', check));
+      // A watcher's snapshots are checked against the narrowed types too.
+      const watcher = await client().spectate(host.roomId);
+      const offs = [...sessions, watcher].map((s) => s.on('change', check));
       const over = new Promise((resolve) => host.once('gameOver', resolve));
       await host.start();
       await over;

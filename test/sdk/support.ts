@@ -1,7 +1,7 @@
 /** Shared helpers of the SDK tests: wait on events and patches (never on a fixed sleep), and drop or silence a socket. */
 import assert from 'node:assert/strict';
 import type { Client, Room } from 'colyseus.js';
-import { CockroachClient, GameSession, SdkError } from '../../client-sdk/index';
+import { CockroachClient, GameSession, GameSnapshot, SdkError } from '../../client-sdk/index';
 import type { SessionEvents } from '../../client-sdk/session';
 
 export async function rejects(promise: Promise<unknown>, code: string): Promise<void> {
@@ -109,4 +109,36 @@ export async function leaveAll(): Promise<void> {
 /** Registers `afterEach(leaveAll)` for the enclosing describe. */
 export function leaveAfterEach(): void {
   afterEach(leaveAll);
+}
+
+/**
+ * What the snapshot's narrowed types promise, checked on a real snapshot: a player has `me` and
+ * `mySeat`; a game in play has someone on turn, an ended one a loser; a card in flight has a
+ * holder, a passer and a claim, and its kind exactly when I have seen it.
+ */
+export function assertNarrowed(snap: GameSnapshot): void {
+  const where = `step ${snap.step} (${snap.phase})`;
+  if (snap.spectator) {
+    assert.deepEqual([snap.me, snap.mySeat, snap.isHost, snap.myHandCount], [null, null, false, 0], where);
+  } else {
+    assert.equal(typeof snap.me, 'string', where);
+    assert.equal(snap.mySeat.id, snap.me, where);
+    assert.equal(
+      snap.mySeat,
+      snap.seats.find((s) => s.isMe),
+      where,
+    );
+  }
+  if (snap.phase === 'playing') assert.equal(typeof snap.activePlayer, 'string', where);
+  else assert.deepEqual([snap.activePlayer, snap.myTurn, snap.canDo.length], [null, false, 0], where);
+  if (snap.phase === 'ended') assert.ok(snap.loser && snap.lossReason, where);
+  else assert.deepEqual([snap.loser, snap.lossReason, snap.result], [null, null, null], where);
+  const r = snap.round;
+  if (r.hasCard) {
+    assert.ok(r.holder && r.lastPasser && r.claim, `${where}: a card in flight has a holder, a passer and a claim`);
+    assert.equal(r.seenByMe, snap.me !== null && r.seen.includes(snap.me), where);
+    assert.equal(r.cardKind !== null, r.seenByMe, `${where}: the kind is known exactly when I have seen the card`);
+  } else {
+    assert.deepEqual([r.holder, r.lastPasser, r.claim, r.seenByMe, r.cardKind], [null, null, null, false, null], where);
+  }
 }

@@ -11,7 +11,7 @@ const SDK = path.resolve(__dirname, '../../client-sdk/index').replace(/\\/g, '/'
  * (the same calls spelled right) must compile.
  */
 const APP = `import { CockroachClient, SdkError } from '${SDK}';
-import type { GameSession, GameSnapshot, SdkErrorCode } from '${SDK}';
+import type { GameSession, GameSnapshot, Kind, SdkErrorCode } from '${SDK}';
 
 export async function app(session: GameSession, snapshot: GameSnapshot, e: SdkError): Promise<void> {
   if (e.code === 'ROOM_NOT_FOUND') return;
@@ -44,12 +44,33 @@ export async function app(session: GameSession, snapshot: GameSnapshot, e: SdkEr
   await session.offer(1, 'x', 'mouse'); // typo
   void [known, unknown, lose, seconds];
 }
+
+export function reads(snapshot: GameSnapshot): void {
+  // The snapshot is read-only, and narrowed where the state guarantees a value (no \`!\`).
+  const claimed: Kind = snapshot.round.claim; // typo
+  if (snapshot.round.hasCard) {
+    const claim: Kind = snapshot.round.claim;
+    const holder: string = snapshot.round.holder;
+    const seenKind: Kind = snapshot.round.cardKind; // typo
+    if (snapshot.round.seenByMe) void [claim, holder, seenKind, snapshot.round.cardKind satisfies Kind];
+  }
+  const me: string = snapshot.me; // typo
+  if (!snapshot.spectator) void [snapshot.me satisfies string, snapshot.mySeat.nickname];
+  if (snapshot.phase === 'playing') void (snapshot.activePlayer satisfies string);
+  if (snapshot.phase === 'ended') void [snapshot.loser satisfies string, snapshot.lossReason satisfies 'four' | 'emptyHand' | 'eightKinds'];
+  // Last: an assignment, even a refused one, narrows what follows it.
+  snapshot.phase = 'ended'; // typo
+  snapshot.seats[0].nickname = '지우'; // typo
+  snapshot.seats.push(snapshot.seats[0]); // typo
+  snapshot.round.seen.length = 0; // typo
+  void [claimed, me];
+}
 `;
 
 describe('SDK types: typos fail to compile (closed unions)', function () {
   this.timeout(60000);
 
-  it('refuses every misspelt error code, event name and option value, and accepts the right spellings', () => {
+  it('refuses every misspelt error code, event name and option value and every write to the snapshot, and accepts the right spellings and the narrowed reads', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sdk-types-'));
     try {
       const file = path.join(dir, 'app.ts');
@@ -78,7 +99,7 @@ describe('SDK types: typos fail to compile (closed unions)', function () {
       assert.deepEqual(elsewhere, [], 'the SDK itself compiles');
       const lines = APP.split('\n');
       const typos = lines.flatMap((line, i) => (line.endsWith('// typo') ? [i] : []));
-      assert.equal(typos.length, 14);
+      assert.equal(typos.length, 21);
       const missed = typos.filter((i) => !errorLines.has(i)).map((i) => lines[i].trim());
       const wrong = [...errorLines].filter((i) => !lines[i].endsWith('// typo')).map((i) => lines[i].trim());
       assert.deepEqual(missed, [], 'typos that compiled');

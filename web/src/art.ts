@@ -1,4 +1,5 @@
 import { KINDS, KIND_NAMES_KO, Kind } from '../../client-sdk/index';
+import { ANIMAL_NAMES } from './words';
 import bugs_cockroach from '../art/bugs/cockroach.svg';
 import bugs_bat from '../art/bugs/bat.svg';
 import bugs_fly from '../art/bugs/fly.svg';
@@ -26,8 +27,10 @@ export interface Skin {
   logo: string;
   /** The tab's icon, one of this skin's pictures (served under /play/art/). */
   icon: string;
+  /** What the skin calls its eight kinds together ("벌레 8종", "동물 8종"). */
+  group: string;
   /** Display name per kind key; the keys stay the server's kinds. */
-  names: Record<Kind, string>;
+  names: Readonly<Record<Kind, string>>;
   svg: Record<Kind, string>;
 }
 
@@ -42,6 +45,7 @@ export const SKINS: Record<SkinName, Skin> = {
     title: '벌레 블러핑',
     logo: '🐞',
     icon: 'art/bugs/rat.svg',
+    group: '벌레',
     names: { ...KIND_NAMES_KO },
     svg: {
       cockroach: bugs_cockroach,
@@ -60,16 +64,8 @@ export const SKINS: Record<SkinName, Skin> = {
     title: '동물 블러핑',
     logo: '🐶',
     icon: 'art/animals/cockroach.svg',
-    names: {
-      cockroach: '강아지',
-      bat: '고양이',
-      fly: '병아리',
-      toad: '토끼',
-      rat: '곰',
-      scorpion: '여우',
-      spider: '판다',
-      stinkbug: '돼지',
-    },
+    group: '동물',
+    names: ANIMAL_NAMES,
     svg: {
       cockroach: animals_cockroach,
       bat: animals_bat,
@@ -85,5 +81,3 @@ export const SKINS: Record<SkinName, Skin> = {
 
 export { KINDS };
 export type { Kind };
-
-export { claimLine, hasFinalConsonant } from './words';

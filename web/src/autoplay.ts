@@ -11,7 +11,7 @@ export function clockPlayed(move: ActionName, snap: GameSnapshot, names: Record<
   const lead = '⏰ 시간이 다 돼서';
   const r = snap.round;
   if (move === 'offer' && r.hasCard && r.lastPasser === snap.me && r.claim) {
-    return `${lead} 자동으로 ${name(r.holder)}님에게 "${claimLine(names[r.claim])}" 하고 건넸어요.`;
+    return `${lead} 자동으로 ${name(r.holder)}님에게 "${claimLine(r.claim, names)}" 하고 건넸어요.`;
   }
   if (move === 'pass' && r.hasCard && r.lastPasser === snap.me) return `${lead} 자동으로 ${name(r.holder)}님에게 넘겼어요.`;
   if (move === 'call' && snap.lastReveal?.caller === snap.me) {

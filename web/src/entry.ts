@@ -1,9 +1,10 @@
 import type { CreateOptions, RoomListing } from '../../client-sdk/index';
-import { claimLine, KINDS } from './art';
+import { KINDS } from './art';
 import { art, el, replace } from './dom';
 import type { Page } from './page';
 import { groupCode, normalizeCode } from './invite';
 import { prefs } from './store';
+import { claimLine } from './words';
 
 const MAX_NICK = 12;
 
@@ -12,7 +13,7 @@ function nicknameFrom(input: HTMLInputElement, page: Page): string | null {
   const nick = input.value.trim();
   const length = [...nick].length;
   if (length < 1 || length > MAX_NICK) {
-    page.toast('닉네임은 1~12글자로 정해요.');
+    page.toast('이름은 1~12글자로 정해요.');
     input.focus();
     return null;
   }
@@ -65,7 +66,7 @@ export function entryScreen(page: Page): HTMLElement {
       quickChat: on('opt-chat'),
       eightKindsRule: on('opt-eight'),
       twoPlayerPass: on('opt-twopass'),
-      private: on('opt-private'),
+      private: !on('opt-public'),
     };
     if (v('opt-lose') !== 'auto') options.loseCount = Number(v('opt-lose')) as 3 | 4 | 5;
     void page.enter(() => page.client.create(nickname, options));
@@ -160,7 +161,7 @@ export function entryScreen(page: Page): HTMLElement {
       'section',
       { class: 'hero' },
       el('div', { class: 'hero-art' }, ...KINDS.map((k) => art(page.skin.svg[k], `art hero-${k}`))),
-      el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine(page.skin.names.rat)}" 진짜일까, 거짓말일까?`),
+      el('p', { class: 'tagline' }, `카드를 건네며 "${claimLine('rat', page.skin.names)}" 진짜일까, 거짓말일까?`),
       el('p', { class: 'tip' }, '같은 그림이 4장(둘이서 하면 5장) 내 앞에 모이면 져요.'),
     ),
     invited ? null : start,
@@ -196,7 +197,13 @@ export function entryScreen(page: Page): HTMLElement {
         toggle('opt-chat', '빠른 대화', true, '"정말이야!" 같은 말 보내기'),
         toggle('opt-eight', '8종 규칙', false, '8가지가 모두 모여도 져요'),
         toggle('opt-twopass', '둘이서도 떠넘기기', false, '2명일 때도 몰래 보기 허용'),
-        toggle('opt-private', '비공개 방', false, '방 번호를 아는 친구만 들어와요'),
+        // A family's table is private: joined by its code or an invite. Opening it to strangers is a choice.
+        toggle(
+          'opt-public',
+          '🌍 모두에게 보이기',
+          false,
+          "켜면 '열린 방'에 나와서 모르는 사람도 들어올 수 있어요. 끄면 방 번호를 아는 사람만 들어와요.",
+        ),
         el('button', { class: 'big primary', id: 'create-room', onclick: create }, '방 만들기'),
       ),
     ),

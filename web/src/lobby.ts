@@ -73,7 +73,7 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
     o.quickChat ? '빠른 대화' : null,
     o.eightKindsRule ? '8종 규칙' : null,
     o.twoPlayerPass ? '둘이서도 떠넘기기' : null,
-    o.private ? '비공개 방' : '공개 방',
+    o.private ? '🔒 초대한 사람만 들어와요' : '🌍 모두에게 보이는 방',
   ].filter(Boolean) as string[];
   const played = snap.gamesPlayed;
   return el(
@@ -128,13 +128,21 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
           ),
         )
       : null,
-    snap.isHost
-      ? el(
-          'button',
-          { class: 'big primary start', id: 'start', disabled: seats.length < 2, onclick: () => void page.act(() => s.start()) },
-          seats.length < 2 ? '2명 이상 모이면 시작해요' : '🎉 게임 시작!',
-        )
-      : el('p', { class: 'waiting' }, s.spectator ? '👀 구경하는 중이에요. 게임이 시작되면 보여요.' : '방장이 시작하기를 기다려요…'),
     el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '방에서 나가기'),
   );
+}
+
+/**
+ * What comes next, docked at the bottom of the screen (main.ts): 게임 시작 for the host, the wait
+ * for everyone else. It is in sight from the first screen on, on a small phone too, and after 한 판 더.
+ */
+export function lobbyDock(page: Page, s: GameSession): HTMLElement {
+  const seats = s.snapshot.seats.length;
+  if (s.snapshot.isHost)
+    return el(
+      'button',
+      { class: 'big primary start', id: 'start', disabled: seats < 2, onclick: () => void page.act(() => s.start()) },
+      seats < 2 ? '2명 이상 모이면 시작해요' : '🎉 게임 시작!',
+    );
+  return el('p', { class: 'waiting' }, s.spectator ? '👀 구경하는 중이에요. 게임이 시작되면 보여요.' : '방장이 시작하기를 기다려요…');
 }

@@ -5,7 +5,9 @@
  *
  * Nothing floats over the page: the banner, whose turn it is (with its clock) and notices live in
  * one sticky stack at the top that takes its own room, and the reveal is told in the middle of the
- * table. After each repaint the buttons of the child's decision are kept in sight below the stack.
+ * table. The next step of the lobby and the results (게임 시작, 한 판 더, or who it waits for) is
+ * docked at the bottom, so it is in sight on the first screen of a small phone. After each repaint
+ * the buttons of the child's decision are kept in sight between the two.
  */
 import { CockroachClient, GameSession, RevealSnapshot, SdkError } from '../../client-sdk/index';
 import { SKINS } from './art';
@@ -13,9 +15,9 @@ import { clockPlayed } from './autoplay';
 import { forgetInvite, invitedCode } from './invite';
 import { el, replace } from './dom';
 import { entryScreen } from './entry';
-import { lobbyScreen } from './lobby';
+import { lobbyDock, lobbyScreen } from './lobby';
 import { freshTableUi, Page } from './page';
-import { resultsScreen } from './results';
+import { resultsDock, resultsScreen } from './results';
 import { bringIntoView, scrollToTop } from './scroll';
 import { localSeatStore, prefs } from './store';
 import { decisionZone, tableScreen, turnBar } from './table';
@@ -28,6 +30,7 @@ const byId = (id: string) => document.getElementById(id)!;
 const top = byId('top');
 const turnbar = byId('turnbar');
 const screenHost = byId('screen');
+const dock = byId('dock');
 const banner = byId('banner');
 const toastBox = byId('toast');
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
@@ -231,6 +234,7 @@ function render() {
           ? tableScreen(page, s!)
           : resultsScreen(page, s!),
   );
+  replace(dock, screen === 'lobby' ? lobbyDock(page, s!) : screen === 'results' ? resultsDock(page, s!) : null);
   // A new screen starts at its top (the lobby's room code, the results' verdict).
   if (fresh) scrollToTop();
   keepInView(fresh);

@@ -1,21 +1,23 @@
 import { GameSession, KINDS } from '../../client-sdk/index';
 import { avatar } from './avatar';
-import { claimLine } from './art';
 import { art, el } from './dom';
 import type { Page } from './page';
 import { checkFairness } from './fairness';
 import { kickButton, kickConfirm } from './kick';
+import { highlightLines, lastCardLines, Readers, summaryLine } from './words';
 
-const MEDALS = ['🥇', '🥈', '🥉'];
+function readers(s: GameSession): Readers {
+  return { me: s.snapshot.me, nickname: (id) => s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '' };
+}
 
-function fairness(s: GameSession): HTMLElement | null {
+function fairness(page: Page, s: GameSession): HTMLElement | null {
   const result = s.snapshot.result;
   if (!result?.gameId) return null;
   const out = el('p', { class: 'fair-out', id: 'fair-out' });
   const check = async () => {
     out.textContent = '확인하는 중…';
     out.className = 'fair-out';
-    const v = await checkFairness(result);
+    const v = await checkFairness(page.client, result);
     out.textContent = v.ok ? '✅ 공정한 게임이었어요! 카드 섞기와 모든 수가 기록과 딱 맞아요.' : `⚠️ ${v.why}`;
     out.className = `fair-out ${v.ok ? 'good' : 'bad'}`;
   };
@@ -29,23 +31,17 @@ function fairness(s: GameSession): HTMLElement | null {
   );
 }
 
-/**
- * The server's summary names the kinds as critters; in the animal skin the same sentence is
- * told with the skin's names, from the same result fields.
- */
+/** The headline from the result's fields, from the reader's side and in the skin's names. */
 function summaryOf(page: Page, s: GameSession): string {
   const r = s.snapshot.result;
-  if (!r) return '게임이 끝났어요!';
-  if (page.skin.name === 'bugs' || r.reason !== 'four' || !r.losingKind) return r.summary;
-  const name = s.snapshot.seats.find((x) => x.id === r.loser)?.nickname ?? '';
-  return `${name}님 앞에 ${page.skin.names[r.losingKind]} ${r.fronts[r.loser]?.[r.losingKind] ?? ''}장! ${name}님 패배, 나머지 모두 승리`;
+  return r ? summaryLine(r, readers(s), page.skin.names, page.skin.group) : '게임이 끝났어요!';
 }
 
 /** The call that ended the game, told on the page itself (nothing floats over the results). */
 function lastCall(page: Page, s: GameSession): HTMLElement | null {
   const r = s.snapshot.lastReveal;
   if (!r) return null;
-  const name = (id: string) => (id === s.snapshot.me ? '나' : (s.snapshot.seats.find((x) => x.id === id)?.nickname ?? ''));
+  const lines = lastCardLines(r, readers(s), page.skin.names);
   return el(
     'section',
     { class: 'panel last-call', id: 'last-call' },
@@ -54,26 +50,35 @@ function lastCall(page: Page, s: GameSession): HTMLElement | null {
       'div',
       { class: 'reveal-text' },
       el('h2', {}, '마지막 카드'),
-      el('div', {}, `"${claimLine(page.skin.names[r.claim])}" → ${name(r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
-      el('div', { class: 'reveal-kind' }, `정답은 ${page.skin.names[r.kind]}! ${r.correct ? '맞혔어요.' : '틀렸어요.'}`),
-      el('div', { class: 'reveal-took' }, `카드는 ${name(r.takenBy)}${r.takenBy === s.snapshot.me ? '' : '님'} 앞으로 갔어요`),
+      el('div', {}, lines.said),
+      el('div', { class: 'reveal-kind' }, lines.answer),
+      el('div', { class: 'reveal-took' }, lines.took),
     ),
   );
 }
 
-export function resultsScreen(page: Page, s: GameSession): HTMLElement {
+/**
+ * Who won, as the rules score it: everyone but the loser wins (+1). The seed's ranking (fewest of
+ * one kind in front, then fewest cards) is a secondary display: a small "안전 1위" beside each
+ * winner, never a medal that would make a winner read as second.
+ */
+function ranking(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   const result = snap.result;
+  const groups = result?.ranking ?? [];
   const seat = (id: string) => snap.seats.find((x) => x.id === id);
-  const name = (id: string) => seat(id)?.nickname ?? '';
-  const ranking = result?.ranking ?? [];
-  const played = snap.gamesPlayed;
-  const rows = ranking.map((group, i) => {
-    const last = i === ranking.length - 1;
+  const rows = groups.map((group, i) => {
+    const last = i === groups.length - 1;
     return el(
       'li',
       { class: `rank${last ? ' loser' : ''}` },
-      el('span', { class: `medal${last || MEDALS[i] ? '' : ' place'}` }, last ? '😵' : (MEDALS[i] ?? `${i + 1}등`)),
+      el(
+        'span',
+        { class: `outcome ${last ? 'lost' : 'won'}`, style: `grid-row: 1 / span ${group.length}` },
+        el('b', {}, last ? '😵 패배' : '🏆 승리'),
+        el('small', {}, last ? '0점' : '+1점'),
+        last ? null : el('small', { class: 'place' }, `안전 ${i + 1}위`),
+      ),
       ...group.map((id) => {
         const st = seat(id);
         const counts = result!.fronts[id] ?? {};
@@ -81,7 +86,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
           'span',
           { class: 'rank-player' },
           st ? avatar(st, snap.seats, 'small') : null,
-          el('b', {}, name(id), st?.isMe ? ' (나)' : ''),
+          el('b', {}, st?.nickname ?? '', st?.isMe ? ' (나)' : ''),
           el(
             'span',
             { class: 'rank-fronts' },
@@ -98,33 +103,57 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
       }),
     );
   });
-  const me = snap.seats.find((x) => x.isMe);
-  const iLost = me && result?.loser === me.id;
+  return el(
+    'section',
+    { class: 'panel' },
+    el('h2', {}, '🏆 진 사람 빼고 모두 승리!'),
+    el('ol', { class: 'ranking', id: 'ranking' }, ...rows),
+    el(
+      'p',
+      { class: 'muted', id: 'ranking-note' },
+      '안전 순위: 앞에 같은 그림이 적게 모인 사람부터 (같으면 앞에 놓인 카드가 적은 사람부터).',
+    ),
+  );
+}
+
+/** What comes next, at the bottom of the screen (main.ts docks it): 한 판 더 for the host, the wait for the others. */
+export function resultsDock(page: Page, s: GameSession): HTMLElement | null {
+  if (s.snapshot.isHost)
+    return el('button', { class: 'big primary', id: 'rematch', onclick: () => void page.act(() => s.rematch()) }, '🔁 한 판 더!');
+  return s.spectator ? null : el('p', { class: 'waiting' }, '방장이 "한 판 더"를 누르면 같이 해요!');
+}
+
+export function resultsScreen(page: Page, s: GameSession): HTMLElement {
+  const snap = s.snapshot;
+  const result = snap.result;
+  const played = snap.gamesPlayed;
+  const iLost = !snap.spectator && result?.loser === snap.me;
+  const highlights = result ? highlightLines(result.stats, readers(s)) : [];
   return el(
     'main',
     { class: 'results' },
     el(
       'section',
       { class: `panel verdict ${iLost ? 'lost' : 'won'}` },
-      el('div', { class: 'big-emoji' }, s.spectator ? '🎬' : iLost ? '🙈' : '🎉'),
+      el('div', { class: 'big-emoji' }, snap.spectator ? '🎬' : iLost ? '🙈' : '🎉'),
       el('h2', { id: 'summary' }, summaryOf(page, s)),
-      s.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!'),
+      snap.spectator ? null : el('p', {}, iLost ? '아쉬워요! 다음 판엔 꼭!' : '이겼어요! 거짓말 탐정 인정!'),
     ),
     lastCall(page, s),
-    el('section', { class: 'panel' }, el('h2', {}, '순위'), el('ol', { class: 'ranking', id: 'ranking' }, ...rows)),
-    result && result.highlights.length > 0
+    ranking(page, s),
+    highlights.length > 0
       ? el(
           'section',
           { class: 'panel highlights', id: 'highlights' },
           el('h2', {}, '✨ 이번 판의 주인공'),
-          el('ul', {}, ...result.highlights.map((h) => el('li', {}, h))),
+          el('ul', {}, ...highlights.map((h) => el('li', {}, h))),
         )
       : null,
     played > 0
       ? el(
           'section',
           { class: 'panel scores', id: 'scores' },
-          el('h2', {}, `⭐ 누적 점수${played ? ` (${played}판)` : ''}`),
+          el('h2', {}, `⭐ 누적 점수 (${played}판)`),
           el(
             'ul',
             {},
@@ -135,7 +164,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
                   'li',
                   { 'data-player': x.id },
                   avatar(x, snap.seats, 'small'),
-                  el('span', {}, x.nickname, x.bot ? ' 🤖' : ''),
+                  el('span', {}, x.nickname, x.isMe ? ' (나)' : '', x.bot ? ' 🤖' : ''),
                   el('b', {}, `${x.score}점`),
                   kickButton(page, s, x),
                   kickConfirm(page, s, x),
@@ -144,12 +173,7 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
           ),
         )
       : null,
-    fairness(s),
-    snap.isHost
-      ? el('button', { class: 'big primary', id: 'rematch', onclick: () => void page.act(() => s.rematch()) }, '🔁 한 판 더!')
-      : !s.spectator
-        ? el('p', { class: 'waiting' }, '방장이 "한 판 더"를 누르면 같이 해요!')
-        : null,
+    fairness(page, s),
     el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '나가기'),
   );
 }

@@ -1,15 +1,17 @@
 /**
  * Keeping what the child must tap in sight. The sticky status stack (banner, whose turn and its
- * clock, a notice) holds the top of the viewport; below it is the band where a button can be
- * seen and tapped. Scrolls are instant: a page that glides while a finger comes down gets the
- * wrong tap.
+ * clock, a notice) holds the top of the viewport, and the dock (the lobby's and the results' next
+ * step) its bottom; between them is the band where a button can be seen and tapped. Scrolls are
+ * instant: a page that glides while a finger comes down gets the wrong tap.
  */
 const MARGIN = 8;
 
 function band(): { top: number; bottom: number } {
   const status = document.getElementById('status');
   const top = status ? Math.max(0, status.getBoundingClientRect().bottom) : 0;
-  return { top, bottom: window.innerHeight };
+  const dock = document.getElementById('dock');
+  const dockTop = dock && dock.childElementCount > 0 ? dock.getBoundingClientRect().top : window.innerHeight;
+  return { top, bottom: Math.min(window.innerHeight, dockTop) };
 }
 
 function span(elements: Element[]): { top: number; bottom: number } | null {

@@ -1,15 +1,24 @@
-import { CHAT_PHRASES, ChatPhrase, GameSession, Kind, KINDS, SeatSnapshot, TargetOption } from '../../client-sdk/index';
-import { claimLine } from './art';
+import { CHAT_PHRASES, ChatPhrase, GameSession, Kind, KINDS, othersAround, SeatSnapshot, TargetOption } from '../../client-sdk/index';
 import { avatar } from './avatar';
 import { badgeLabel, DANGER_ICON, DANGER_WORD, dangerLegend } from './danger';
 import { art, el } from './dom';
 import { freshTableUi, Page, RevealShown, TableUi } from './page';
+import { claimLine, lastCallLine, Readers, revealWords, tileName } from './words';
 
 /** Front counts at the last repaint: a badge that just grew pops, as the card lands there. */
 const lastCounts = new Map<string, number>();
 
 function nameOf(s: GameSession, id: string | null): string {
   return s.snapshot.seats.find((x) => x.id === id)?.nickname ?? '';
+}
+
+/** A speaker's label ("민수 → 나"): the reader is 나. */
+function label(s: GameSession, id: string | null): string {
+  return id !== null && id === s.snapshot.me ? '나' : nameOf(s, id);
+}
+
+function readers(s: GameSession): Readers {
+  return { me: s.snapshot.me, nickname: (id) => nameOf(s, id) };
 }
 
 /** One seat's face-up cards: a badge per kind, read out as "쥐 2장", danger said in words and signs too. */
@@ -81,8 +90,8 @@ function opponent(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
       el(
         'div',
         { class: 'opp-who' },
-        // A bot's name already starts with 로봇, and its face is 🤖.
-        el('div', { class: 'opp-name' }, seat.nickname, seat.isHost ? ' 👑' : ''),
+        // A bot's face is 🤖, so its tile names it without "로봇": at 360 px the names stay whole.
+        el('div', { class: 'opp-name', title: seat.nickname }, tileName(seat), seat.isHost ? ' 👑' : ''),
         el(
           'div',
           { class: 'hand-count', 'aria-label': `손에 ${seat.handCount}장` },
@@ -96,22 +105,25 @@ function opponent(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
   );
 }
 
-/** The last call, told in the middle of the table (not over it) for a moment, in the room the card in flight takes. */
+/**
+ * The last call, told in the middle of the table (not over it) for a moment, in the room the card
+ * in flight takes, from the reader's side: a robot that judged right sends the card to me, and
+ * that is not green news ("로봇 별이님이 맞혔어요… 카드는 내 앞으로 와요").
+ */
 function revealView(page: Page, s: GameSession, shown: RevealShown): HTMLElement {
   const r = shown.r;
-  const me = s.snapshot.me;
-  const skin = page.skin;
+  const words = revealWords(r, readers(s), page.skin.names);
   return el(
     'div',
-    { class: 'reveal', id: 'reveal', 'data-kind': r.kind, role: 'status' },
-    el('div', { class: `reveal-card kind-${r.kind}` }, art(skin.svg[r.kind])),
+    { class: 'reveal', id: 'reveal', 'data-kind': r.kind, 'data-tone': words.tone, role: 'status' },
+    el('div', { class: `reveal-card kind-${r.kind}` }, art(page.skin.svg[r.kind])),
     el(
       'div',
       { class: 'reveal-text' },
-      el('div', { class: 'reveal-call' }, `${r.caller === me ? '나' : nameOf(s, r.caller)}: "${r.call === 'true' ? '진짜!' : '거짓말!'}"`),
-      el('div', { class: 'reveal-kind' }, `정답은 ${skin.names[r.kind]}!`),
-      el('div', { class: `reveal-verdict ${r.correct ? 'good' : 'bad'}` }, r.correct ? '맞혔어요!' : '틀렸어요!'),
-      el('div', { class: 'reveal-took' }, r.takenBy === me ? '카드는 내 앞으로 와요' : `카드는 ${nameOf(s, r.takenBy)}님 앞으로`),
+      el('div', { class: 'reveal-call' }, words.call),
+      el('div', { class: 'reveal-kind' }, words.kind),
+      el('div', { class: `reveal-verdict ${words.tone}` }, words.verdict),
+      el('div', { class: 'reveal-took' }, words.took),
     ),
   );
 }
@@ -125,11 +137,10 @@ let lastFlight = '';
 function lastCall(page: Page, s: GameSession, revealing: boolean): HTMLElement | null {
   const r = s.snapshot.lastReveal;
   if (!r) return null;
-  const who = (id: string) => (id === s.snapshot.me ? '나' : nameOf(s, id));
   return el(
     'p',
     { class: `last-line${revealing ? ' hidden' : ''}`, 'aria-hidden': revealing ? 'true' : null },
-    `지난 카드: ${who(r.caller)} "${r.call === 'true' ? '진짜!' : '거짓말!'}" → ${page.skin.names[r.kind]}, ${who(r.takenBy)} 앞으로`,
+    lastCallLine(r, readers(s), page.skin.names),
   );
 }
 
@@ -141,17 +152,26 @@ function center(page: Page, s: GameSession): HTMLElement {
   // a child who must judge that card gets it at once.
   const shown = page.reveal && page.reveal.until > Date.now() && !(r.hasCard && snap.myTurn) ? page.reveal : null;
   if (!r.hasCard || shown) {
+    // Once a card is picked, the question is just below ("… 카드를 누구에게 줄까요?"): say what was picked, not "pick one".
+    const picked = snap.myTurn ? page.table.pick : null;
     return el(
       'section',
       { class: 'center' },
       shown ? revealView(page, s, shown) : null,
       shown && r.hasCard
         ? null
-        : el(
-            'div',
-            { class: 'waiting-card' },
-            snap.myTurn ? '⭐ 건넬 카드를 아래 내 카드에서 골라요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
-          ),
+        : picked
+          ? el(
+              'div',
+              { class: 'waiting-card picked' },
+              art(page.skin.svg[picked], 'art mini'),
+              ` ${page.skin.names[picked]} 카드를 골랐어요 👇`,
+            )
+          : el(
+              'div',
+              { class: 'waiting-card' },
+              snap.myTurn ? '⭐ 건넬 카드를 아래 내 카드에서 골라요 👇' : `${nameOf(s, r.starter)}님이 건넬 카드를 고르고 있어요…`,
+            ),
       lastCall(page, s, !!shown),
     );
   }
@@ -173,7 +193,7 @@ function center(page: Page, s: GameSession): HTMLElement {
       ? el(
           'ol',
           { class: 'claims' },
-          ...r.claims.map((c) => el('li', {}, `${nameOf(s, c.from)} → ${nameOf(s, c.to)}: ${page.skin.names[c.claim]}`)),
+          ...r.claims.map((c) => el('li', {}, `${label(s, c.from)} → ${label(s, c.to)}: ${page.skin.names[c.claim]}`)),
         )
       : null;
   return el(
@@ -186,31 +206,39 @@ function center(page: Page, s: GameSession): HTMLElement {
       el(
         'div',
         { class: `claim-bubble${fly}`, id: 'claim-bubble' },
-        el('small', {}, `${nameOf(s, r.lastPasser)} → ${r.holder === snap.me ? '나' : nameOf(s, r.holder)}`),
-        el('b', {}, r.claim ? claimLine(page.skin.names[r.claim]) : ''),
+        el('small', {}, `${label(s, r.lastPasser)} → ${label(s, r.holder)}`),
+        el('b', {}, r.claim ? claimLine(r.claim, page.skin.names) : ''),
         r.claim ? art(page.skin.svg[r.claim], 'art mini') : null,
       ),
     ),
-    el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => nameOf(s, id)).join(', ')}`),
+    el('p', { class: 'seen-by' }, `👀 본 사람: ${r.seen.map((id) => label(s, id)).join(', ')}`),
     history,
     lastCall(page, s, false),
   );
 }
 
-function targetButtons(page: Page, options: TargetOption[], onPick: (id: string) => void): HTMLElement {
+/** The receivers, in the order of the tiles above (the SDK lists them from the seat after mine), each with its tile's face and name. */
+function targetButtons(s: GameSession, options: readonly TargetOption[], onPick: (id: string) => void): HTMLElement {
+  const seats = s.snapshot.seats;
   return el(
     'div',
     { class: 'targets' },
-    ...options
-      .filter((t) => t.id !== page.session?.me)
-      .map((t) =>
-        el(
-          'button',
-          { class: 'target', 'data-target': t.id, disabled: !t.allowed, title: t.reason?.message, onclick: () => onPick(t.id) },
-          el('b', {}, t.nickname),
-          !t.allowed && t.reason ? el('small', { class: 'reason' }, t.reason.message) : null,
-        ),
-      ),
+    ...options.map((t) => {
+      const seat = seats.find((x) => x.id === t.id);
+      return el(
+        'button',
+        {
+          class: 'target',
+          'data-target': t.id,
+          disabled: !t.allowed,
+          title: t.reason?.message,
+          'aria-label': t.nickname,
+          onclick: () => onPick(t.id),
+        },
+        el('span', { class: 'target-who' }, seat ? avatar(seat, seats) : null, el('b', {}, seat ? tileName(seat) : t.nickname)),
+        !t.allowed && t.reason ? el('small', { class: 'reason' }, t.reason.message) : null,
+      );
+    }),
   );
 }
 
@@ -252,7 +280,7 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
         art(page.skin.svg[card], 'art mini'),
         mode === 'pass' ? ` ${name} 카드를 누구에게 넘길까요?` : ` ${name} 카드를 누구에게 줄까요?`,
       ),
-      targetButtons(page, options, (id) => back({ to: id })()),
+      targetButtons(s, options, (id) => back({ to: id })()),
       mode === 'offer' ? el('button', { class: 'small ghost', onclick: back({ pick: null }) }, '카드 다시 고르기') : null,
     );
   }
@@ -287,7 +315,7 @@ function handOver(page: Page, s: GameSession, mode: 'offer' | 'pass'): HTMLEleme
       el(
         'span',
         { class: `claim-said ${card === ui.claim ? 'truth' : 'bluff'}` },
-        `"${claimLine(page.skin.names[ui.claim])}"`,
+        `"${claimLine(ui.claim, page.skin.names)}"`,
         el('small', {}, card === ui.claim ? '(진짜)' : '(거짓말)'),
       ),
     ),
@@ -325,14 +353,12 @@ function judge(page: Page, s: GameSession): HTMLElement {
 
 function actions(page: Page, s: GameSession): HTMLElement | null {
   const snap = s.snapshot;
-  if (s.spectator) return el('div', { class: 'prompt muted' }, '👀 구경하는 중이에요');
+  if (snap.spectator) return el('div', { class: 'prompt muted' }, '👀 구경하는 중이에요');
   if (!snap.myTurn) {
-    const me = snap.seats.find((x) => x.isMe);
-    return el(
-      'div',
-      { class: 'prompt waiting' },
-      me?.away ? '자리를 비워서 자동으로 두고 있어요.' : `${nameOf(s, snap.activePlayer)}님을 기다려요…`,
-    );
+    if (snap.mySeat.away) return el('div', { class: 'prompt waiting' }, '자리를 비워서 자동으로 두고 있어요.');
+    // With no card in flight the middle already says who is choosing one: not said twice.
+    if (!snap.round.hasCard) return null;
+    return el('div', { class: 'prompt waiting' }, `${nameOf(s, snap.activePlayer)}님을 기다려요…`);
   }
   if (snap.canDo.includes('offer')) return handOver(page, s, 'offer');
   if (snap.canDo.includes('pass')) return handOver(page, s, 'pass');
@@ -437,10 +463,9 @@ export function decisionZone(s: GameSession): { zone: (Element | null)[]; fallba
 export function tableScreen(page: Page, s: GameSession): HTMLElement {
   const snap = s.snapshot;
   if (page.table.step !== snap.step) Object.assign(page.table, freshTableUi(), { step: snap.step });
-  const mine = snap.seats.findIndex((x) => x.isMe);
-  // Opponents start from the seat after mine, so the order around the table reads the same.
-  const others = mine < 0 ? snap.seats : [...snap.seats.slice(mine + 1), ...snap.seats.slice(0, mine)];
-  const me = mine >= 0 ? snap.seats[mine] : null;
+  // Opponents start from the seat after mine, so the order around the table reads the same (and the receivers' buttons follow it).
+  const others = othersAround(snap.seats);
+  const me = snap.mySeat;
   const myChat = me ? page.chats.get(me.id) : undefined;
   const prompt = actions(page, s);
   return el(
