@@ -135,9 +135,13 @@ export class CockroachClient {
     );
   }
 
-  /** Watch a room (session.me is null), by its code as for join(). */
-  spectate(code: string): Promise<GameSession> {
-    return this.byCode('spectate', code, (roomId) => this.colyseus.joinById<CockroachState>(roomId, { spectator: true }, CockroachState));
+  /**
+   * Watch a room (session.me is null), by its code as for join(). Everyone at the table sees who
+   * is watching (`snapshot.watchers`): by `nickname`, or "구경꾼 1", "구경꾼 2"… without one.
+   */
+  spectate(code: string, nickname?: string): Promise<GameSession> {
+    const options = nickname === undefined ? { spectator: true } : { spectator: true, nickname };
+    return this.byCode('spectate', code, (roomId) => this.colyseus.joinById<CockroachState>(roomId, options, CockroachState));
   }
 
   /** Open public lobbies with a free seat. */

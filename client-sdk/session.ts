@@ -207,7 +207,7 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.play('pass', { to, claim }, step);
   }
 
-  /** Host, in the lobby: seats a practice bot (default level `smart`). Resolves once it sits. */
+  /** Host, in the lobby: seats a practice bot (default level: the server's, `gentle`). Resolves once it sits. */
   addBot(level?: BotLevel): Promise<void> {
     const bots = new Set(this.current.seats.filter((s) => s.bot).map((s) => s.id));
     return this.send('addBot', level ? { level } : {}, (s) => s.seats.some((seat) => seat.bot && !bots.has(seat.id)), true);
@@ -219,11 +219,30 @@ export class GameSession extends Emitter<SessionEvents> {
   }
 
   /**
-   * Host, in the lobby or on the results screen: removes a seated player (a bot: removeBot). Their
-   * connection is closed and they cannot join this room again (KICKED). Resolves once the seat is gone.
+   * The creator as host: removes a seated player (in the lobby or on the results screen; a bot:
+   * removeBot) or a watcher (any time). Every connection of theirs is closed, they cannot join
+   * this room again (KICKED), and the table locks (`snapshot.locked`) so nobody new comes in until
+   * `unlock()`. Resolves once they are gone and the table is locked. A stand-in host gets NOT_CREATOR.
    */
   kick(id: string): Promise<void> {
-    return this.send('kick', { id }, (s) => !s.seats.some((seat) => seat.id === id), true);
+    return this.send(
+      'kick',
+      { id },
+      (s) => s.locked && !s.seats.some((seat) => seat.id === id) && !s.watchers.some((w) => w.id === id),
+      true,
+    );
+  }
+
+  /** The host, any time: nobody new may sit down or watch (`snapshot.locked`). Resolves once locked. */
+  lock(): Promise<void> {
+    if (this.current.locked) return Promise.resolve();
+    return this.send('lock', {}, (s) => s.locked, true);
+  }
+
+  /** The creator as host, any time: newcomers are welcome again (the kicked stay out). Resolves once open. */
+  unlock(): Promise<void> {
+    if (!this.current.locked) return Promise.resolve();
+    return this.send('unlock', {}, (s) => !s.locked, true);
   }
 
   /** Host, after the end ("한 판 더"): back to the lobby with the same options and running scores. */
@@ -336,7 +355,7 @@ export class GameSession extends Emitter<SessionEvents> {
 
   private bind({ room, takeEarly }: OpenedRoom) {
     this.room = room;
-    this.current = buildSnapshot(room.state, this.me, room.roomId, this.result);
+    this.current = buildSnapshot(room.state, this.me, room.roomId, this.result, room.sessionId);
     // Handlers of a room this session gave up on (a silent socket) must stay quiet.
     const live = () => this.room === room && this.dropped !== room;
     room.onStateChange(() => {
@@ -388,7 +407,7 @@ export class GameSession extends Emitter<SessionEvents> {
   private onState(reannounce: boolean) {
     const before = this.current;
     if (before.phase === 'ended' && this.room.state.phase === 'lobby') this.result = null; // a rematch
-    const now = buildSnapshot(this.room.state, this.me, this.room.roomId, this.result);
+    const now = buildSnapshot(this.room.state, this.me, this.room.roomId, this.result, this.room.sessionId);
     this.current = now;
     if (now.round.deadline && now.round.deadline !== before.round.deadline) this.sampleOffset(now);
     for (const p of [...this.pending.values()]) if (p.done(now)) this.settle(p);

@@ -38,12 +38,22 @@ export interface SeatSnapshot {
   readonly away: boolean;
   readonly isMe: boolean;
   readonly isHost: boolean;
+  /** The room's creator: the host whenever present; only the creator removes people or unlocks (issue 32). */
+  readonly isCreator: boolean;
   /** A practice bot the host seated. */
   readonly bot: boolean;
   /** Points over this room's finished games: 1 per game won, 0 for the loss. */
   readonly score: number;
   /** The cards in this hand, grouped by kind: mine always, everyone's once the game has ended; null while hidden. */
   readonly hand: readonly HandGroup[] | null;
+}
+
+/** Someone watching the table (issue 32): everyone sees who is watching. */
+export interface WatcherSnapshot {
+  readonly id: string;
+  readonly nickname: string;
+  /** This is my own watcher's place. */
+  readonly isMe: boolean;
 }
 
 export interface ClaimSnapshot {
@@ -114,6 +124,15 @@ interface SnapshotCommon {
   /** The room's 6-digit code: show it grouped ("123 456"), share it as an invite. */
   readonly code: string;
   readonly hostId: string;
+  /**
+   * The creator's player id while the creator is seated, else null. The creator is host whenever
+   * present; a host who is not the creator is standing in until the creator is back (issue 32).
+   */
+  readonly creatorId: string | null;
+  /** No newcomer may sit down or watch until the creator unlocks it (a kick locks it). */
+  readonly locked: boolean;
+  /** Who is watching, in the order they came. */
+  readonly watchers: readonly WatcherSnapshot[];
   /** Every create option (server/rules/options.ts), `loseCount` resolved by seat count in the lobby. */
   readonly options: Readonly<SnapshotOptions>;
   /** Applied actions so far; the SDK quotes it in every action. */
@@ -133,6 +152,8 @@ export interface SeatedPart {
   /** My own seat (the one with `isMe`). */
   readonly mySeat: SeatSnapshot;
   readonly isHost: boolean;
+  /** I made this room: as host I may also `kick` and `unlock`. */
+  readonly isCreator: boolean;
   readonly myHand: readonly HandGroup[];
   readonly myHandCount: number;
 }
@@ -143,6 +164,7 @@ export interface WatchingPart {
   readonly me: null;
   readonly mySeat: null;
   readonly isHost: false;
+  readonly isCreator: false;
   readonly myHand: readonly HandGroup[];
   readonly myHandCount: 0;
 }
@@ -212,7 +234,15 @@ const zeroCounts = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<
  * (server/schema/playerView.ts, the one adapter), decided with the rules' own functions, plus
  * what the room adds (nicknames, presence, host, scores).
  */
-export function buildSnapshot(state: CockroachState, me: string | null, roomId: string, result: CockroachResult | null): GameSnapshot {
+export function buildSnapshot(
+  state: CockroachState,
+  me: string | null,
+  roomId: string,
+  result: CockroachResult | null,
+  /** This connection's own session id, so a watcher finds itself among `watchers`. */
+  connection: string | null = me,
+): GameSnapshot {
+  const watcherMe = connection;
   const view = playerViewOf(state, me);
   const loseCount = view.options.loseCount;
   const ids = view.order.length > 0 ? view.order : [...state.players.keys()];
@@ -236,6 +266,7 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
       away: p.away,
       isMe: id === me,
       isHost: id === state.hostId,
+      isCreator: id === state.creatorId,
       bot: p.bot,
       score: p.score,
       hand: entry?.hand ? groupHand(entry.hand) : null,
@@ -264,10 +295,11 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
           me,
           mySeat: seat,
           isHost: me === state.hostId,
+          isCreator: me === state.creatorId,
           myHand: groupHand(mine?.hand ?? {}),
           myHandCount: mine?.handCount ?? 0,
         }
-      : { spectator: true, me: null, mySeat: null, isHost: false, myHand: [], myHandCount: 0 };
+      : { spectator: true, me: null, mySeat: null, isHost: false, isCreator: false, myHand: [], myHandCount: 0 };
   const canDo = whatCanDo({ me, spectator: who.spectator, myTurn, seats, round, options: state.options });
   return {
     roomId,
@@ -275,6 +307,9 @@ export function buildSnapshot(state: CockroachState, me: string | null, roomId: 
     ...who,
     phase: view.phase,
     hostId: state.hostId,
+    creatorId: state.creatorId || null,
+    locked: state.locked,
+    watchers: [...state.watchers.values()].map((w) => ({ id: w.id, nickname: w.nickname, isMe: w.id === watcherMe })),
     options: snapshotOptions(state, loseCount),
     step: view.step,
     gamesPlayed: state.gamesPlayed,

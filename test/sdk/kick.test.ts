@@ -57,4 +57,31 @@ describe('SDK: the host removes a player (kick, issue 22)', function () {
     await rejects(host.kick(friend.me!), 'NOT_IN_LOBBY');
     assert.equal(host.snapshot.seats.length, 2);
   });
+
+  it('watchers, lock and unlock (issue 32): the host sees who watches, removes a watcher, and the table stays locked to newcomers until unlocked', async () => {
+    const host = await new CockroachClient(ts.endpoint).create('엄마');
+    const friend = await new CockroachClient(ts.endpoint).join(host.roomId, '아이');
+    const grandma = await new CockroachClient(ts.endpoint).spectate(host.roomId, '할머니');
+    await until(host, () => host.snapshot.watchers.length === 1, 'grandma listed');
+    assert.deepEqual(host.snapshot.watchers, [{ id: grandma.snapshot.watchers[0].id, nickname: '할머니', isMe: false }]);
+    assert.deepEqual(
+      grandma.snapshot.watchers.map((w) => w.isMe),
+      [true],
+    );
+    assert.equal(host.snapshot.isCreator, true);
+    assert.equal(host.snapshot.creatorId, host.me);
+    assert.equal(friend.snapshot.isCreator, false);
+    await rejects(friend.lock(), 'NOT_HOST');
+    const gone = next(grandma, 'left');
+    await host.kick(grandma.snapshot.watchers[0].id);
+    assert.equal((await gone).reason.code, 'KICKED');
+    assert.equal(host.snapshot.locked, true);
+    await rejects(new CockroachClient(ts.endpoint).join(host.roomId, '손님'), 'LOCKED');
+    await rejects(friend.unlock(), 'NOT_HOST');
+    await host.unlock();
+    assert.equal(host.snapshot.locked, false);
+    await host.lock();
+    await host.lock(); // already locked: nothing to do
+    await until(friend, () => friend.snapshot.locked, 'everyone sees the lock');
+  });
 });
