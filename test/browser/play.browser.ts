@@ -697,6 +697,41 @@ describe('/play in Chromium', function () {
         await parent.page.locator('#toast.show:has-text("내보냈")').waitFor();
         assert.equal(await parent.screen(), 'entry');
 
+        // --- the kick locked the door (issue 32): a second phone, a new person, is refused ---
+        await kid.page.locator('#door.locked').waitFor();
+        assert.match((await kid.page.locator('#door-state').textContent()) ?? '', /잠겼/);
+        assert.match((await kid.page.locator('#host-why').textContent()) ?? '', /방을 만든 내가 방장/);
+        await kid.view('door-locked');
+        const grandpa = await open('할아버지', SMALL, link);
+        await grandpa.page.locator('#invited').waitFor();
+        await grandpa.page.fill('#nickname', grandpa.nickname);
+        await grandpa.page.locator('#invite-join').click();
+        await grandpa.page.locator('#toast.show:has-text("잠가서")').waitFor();
+        assert.equal(await grandpa.screen(), 'entry');
+        await grandpa.view('refused-locked');
+        // The host opens the door; grandma comes to watch and everyone sees her; the host removes her.
+        await kid.page.locator('#unlock').click();
+        await kid.page.locator('#door:not(.locked) #lock').waitFor();
+        const grandma = await open('할머니', LARGE);
+        await grandma.waitScreen('entry');
+        await grandma.page.fill('#nickname', grandma.nickname);
+        await grandma.page.fill('#room-id', code);
+        await grandma.page.locator('#watch-room').click();
+        await grandma.waitScreen('lobby');
+        const watcherRow = kid.page.locator(`.watcher:has-text("${grandma.nickname}")`);
+        await watcherRow.waitFor();
+        await grandma.page.locator('.watcher.me:has-text("나")').waitFor();
+        await kid.view('watchers');
+        await watcherRow.locator('button.kick').click();
+        await kid.page.locator('#kick-confirm').click();
+        await grandma.waitScreen('entry');
+        await watcherRow.waitFor({ state: 'detached' });
+        await kid.page.locator('#door.locked').waitFor();
+        // The host may open and lock again at any time.
+        await kid.page.locator('#unlock').click();
+        await kid.page.locator('#lock').click();
+        await kid.page.locator('#door.locked #unlock').waitFor();
+
         await kid.page.locator('#add-bot-easy').click();
         await kid.page.locator('.seat .tag.bot').waitFor();
         await kid.page.locator('#start').click();

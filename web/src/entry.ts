@@ -89,8 +89,10 @@ export function entryScreen(page: Page): HTMLElement {
     const nickname = id && nicknameFrom(nick, page);
     if (id && nickname) void page.enter(() => page.client.join(id, nickname));
   };
+  // A watcher shows a name too when one is filled in (everyone at the table sees who is watching).
   const watch = (id = roomId()) => {
-    if (id) void page.enter(() => page.client.spectate(id));
+    const nickname = nick.value.trim() === '' ? undefined : nicknameFrom(nick, page);
+    if (id && nickname !== null) void page.enter(() => page.client.spectate(id, nickname));
   };
 
   const refresh = async () => {

@@ -4,6 +4,7 @@ import { el } from './dom';
 import { dangerLegend } from './danger';
 import { copyText, groupCode, inviteLink, qrBox } from './invite';
 import { kickButton, kickConfirm } from './kick';
+import { doorPanel, hostLine, watchersPanel } from './door';
 import type { Page } from './page';
 
 const MAX_SEATS = 6;
@@ -15,7 +16,7 @@ function seatRow(page: Page, s: GameSession, seat: SeatSnapshot): HTMLElement {
     { class: `seat${seat.isMe ? ' me' : ''}`, 'data-player': seat.id },
     avatar(seat, snap.seats),
     el('span', { class: 'seat-name' }, seat.nickname, seat.isMe ? el('small', {}, ' (나)') : null),
-    seat.isHost ? el('span', { class: 'tag host' }, '👑 방장') : null,
+    seat.isHost ? el('span', { class: 'tag host' }, seat.isCreator ? '👑 방장' : '👑 방장 (잠깐)') : null,
     seat.bot ? el('span', { class: 'tag bot' }, '🤖 연습 로봇') : null,
     !seat.connected ? el('span', { class: 'tag away' }, '연결 끊김') : null,
     snap.gamesPlayed > 0 ? el('span', { class: 'tag score' }, `⭐ ${seat.score}점`) : null,
@@ -79,7 +80,8 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
   return el(
     'main',
     { class: 'lobby' },
-    invitePanel(page, snap.code),
+    snap.locked && !snap.isHost ? null : invitePanel(page, snap.code),
+    doorPanel(page, s),
     played > 0 ? el('p', { class: 'games-played' }, `이 방에서 ${played}판 했어요. 점수는 계속 쌓여요!`) : null,
     el(
       'section',
@@ -91,7 +93,9 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
         ...seats.map((seat) => seatRow(page, s, seat)),
         ...Array.from({ length: empty }, () => el('li', { class: 'seat empty' }, '빈 자리')),
       ),
+      hostLine(s),
     ),
+    watchersPanel(page, s),
     el('section', { class: 'panel rules-chips' }, ...rules.map((r) => el('span', { class: 'chip' }, r))),
     el(
       'details',

@@ -4,6 +4,7 @@ import { art, el } from './dom';
 import type { Page } from './page';
 import { checkFairness } from './fairness';
 import { kickButton, kickConfirm } from './kick';
+import { doorPanel, hostLine, watchersPanel } from './door';
 import { highlightLines, lastCardLines, Readers, summaryLine } from './words';
 
 function readers(s: GameSession): Readers {
@@ -173,6 +174,9 @@ export function resultsScreen(page: Page, s: GameSession): HTMLElement {
           ),
         )
       : null,
+    watchersPanel(page, s),
+    doorPanel(page, s),
+    hostLine(s),
     fairness(page, s),
     el('button', { class: 'ghost leave', id: 'leave', onclick: () => void page.leave() }, '나가기'),
   );

@@ -1,5 +1,6 @@
 import { CHAT_PHRASES, ChatPhrase, GameSession, Kind, KINDS, othersAround, SeatSnapshot, TargetOption } from '../../client-sdk/index';
 import { avatar } from './avatar';
+import { watchersLine } from './door';
 import { badgeLabel, DANGER_ICON, DANGER_WORD, dangerLegend } from './danger';
 import { art, el } from './dom';
 import { freshTableUi, Page, RevealShown, TableUi } from './page';
@@ -493,6 +494,7 @@ export function tableScreen(page: Page, s: GameSession): HTMLElement {
         )
       : null,
     quickChat(page, s),
+    watchersLine(s),
     el('p', { class: 'tip' }, `같은 그림 ${snap.options.loseCount}장이 앞에 모이면 져요. ${dangerLegend(snap.options.loseCount)}`),
   );
 }
