@@ -7,7 +7,7 @@ import { Client } from 'colyseus.js';
 import { base64url, decodeJwt, exportSPKI, generateKeyPair, KeyLike, SignJWT } from 'jose';
 import { ROOM_MESSAGES } from '../../server/protocol';
 import { GUEST_KEY_FILE_NAME, identityConfigFromEnv } from '../../server/identity/config';
-import { GUEST_ISSUER } from '../../server/identity/tokens';
+import { GUEST_ISSUER, GUEST_TOKEN_DAYS } from '../../server/identity/tokens';
 import { seatIdentity } from '../../server/identity/roomAuth';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { CockroachState } from '../../server/schema/CockroachState';
@@ -57,7 +57,8 @@ describe('identity: guest mode (the embedded default)', function () {
     const claims = decodeJwt(a.json.token);
     assert.equal(claims.iss, GUEST_ISSUER);
     assert.ok(typeof claims.sub === 'string' && claims.sub.length >= 16 && claims.sub.length <= 64);
-    assert.ok(claims.exp! - Date.now() / 1000 > 300 * 86400, 'kept for about a year');
+    assert.equal(claims.exp! - claims.iat!, GUEST_TOKEN_DAYS * 86400, 'a guest token lives 30 days');
+    assert.ok(Math.abs(claims.exp! - Date.now() / 1000 - 30 * 86400) < 60, 'from now');
     assert.notEqual(decodeJwt(b.json.token).sub, claims.sub);
     assert.equal((await request(port(), 'POST', '/api/guest', '{"nickname":"x"}')).json.code, 'BAD_REQUEST');
     assert.equal((await request(port(), 'GET', '/api/guest')).json.code, 'NOT_FOUND');
@@ -292,6 +293,11 @@ describe('identity: app mode with a public key (AUTH_JWT_PUBLIC_KEY, RS256 or ES
     const dsa = await exportSPKI((await generateKeyPair('EdDSA')).publicKey);
     assert.throws(() => identityConfigFromEnv({ AUTH_JWT_PUBLIC_KEY: dsa }), /RSA \(RS256\) or P-256 \(ES256\)/);
     assert.throws(() => identityConfigFromEnv({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_PUBLIC_KEY: dsa }), /not both/);
-    assert.deepEqual(identityConfigFromEnv({ AUTH_JWT_SECRET: 'short' }).warnings.length, 1, 'a short secret works, with a warning');
+    const claimsSet = { AUTH_JWT_ISSUER: 'https://app.example.com', AUTH_JWT_AUDIENCE: 'cockroach-poker' };
+    assert.deepEqual(
+      identityConfigFromEnv({ AUTH_JWT_SECRET: 'short', ...claimsSet }).warnings.length,
+      1,
+      'a short secret works, with a warning',
+    );
   });
 });

@@ -190,6 +190,7 @@ describe('SDK identities against the server (issue 21)', function () {
       new SignJWT(nickname ? { nickname } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(sub)
+        .setIssuedAt()
         .setJti(String(++minted))
         .setExpirationTime('10m')
         .sign(new TextEncoder().encode(secret));
