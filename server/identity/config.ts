@@ -7,6 +7,8 @@ import path from 'node:path';
  *   `AUTH_JWT_PUBLIC_KEY` (PEM text of an RSA or P-256 public key: RS256 or ES256). Every
  *   matchmaking request needs the app backend's token. `AUTH_JWT_SECRET_PREVIOUS` /
  *   `AUTH_JWT_PUBLIC_KEY_PREVIOUS` hold the key being rotated out (same algorithm).
+ *   `AUTH_JWT_ISSUER` / `AUTH_JWT_AUDIENCE` are checked when set (strongly recommended: warned
+ *   at start when not), and `AUTH_JWT_MAX_AGE_SECONDS` caps a token's life (issue 32).
  * - guest mode (neither set): `POST /api/guest` hands out tokens signed by the server's own key,
  *   kept in DATA_DIR; matchmaking without a token is an anonymous player.
  */
