@@ -54,91 +54,95 @@ async function assertBudgetsUntouched(port: number, from: string) {
 
 describe('http: browser origins and JSON bodies (issue 32)', function () {
   this.timeout(30000);
-  const ts = useEdge({ addressWrongCodesPerHour: LIMIT, guestsPerAddressPerHour: LIMIT, guestRenewalsPerAddressPerHour: LIMIT });
-  const port = () => ts.server.port;
-  const own = () => `http://127.0.0.1:${port()}`;
-  afterEach(async () => {
-    await Promise.all(matchMaker.disconnectAll());
-  });
 
-  it('refuses a cross-origin text/plain POST (no preflight) with 415 and no CORS echo, before anything is counted', async () => {
-    const attacker = '127.0.0.2';
-    const page = { origin: EVIL, 'content-type': 'text/plain' };
-    for (let i = 0; i < 2 * LIMIT; i++) {
-      const guess = await request(port(), 'POST', `/matchmake/joinById/${code(i)}`, '{"nickname":"추측"}', page, attacker);
-      assertRefused(guess, 415, 'UNSUPPORTED_MEDIA_TYPE', 'joinById');
-      assertNoCors(guess, 'joinById');
-      const guest = await request(port(), 'POST', '/api/guest', '{}', page, attacker);
-      assertRefused(guest, 415, 'UNSUPPORTED_MEDIA_TYPE', '/api/guest');
-      assertNoCors(guest, '/api/guest');
-    }
-    // The other bodies a page may send without asking, and a body that names no type, are refused the same way.
-    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain; charset=utf-8'])
-      assertRefused(
-        await request(port(), 'POST', `/matchmake/create/${ROOM_NAME}`, '{"nickname":"x"}', { 'content-type': type }, attacker),
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-        type,
-      );
-    assert.equal(await untypedPost(port(), `/matchmake/joinById/${code(9)}`, '{"nickname":"x"}', attacker), 415);
-    assert.equal(await untypedPost(port(), '/api/guest', '{}', attacker), 415);
-    assert.equal((await matchMaker.query({})).length, 0, 'no room');
-    await assertBudgetsUntouched(port(), attacker);
-  });
-
-  it('refuses a foreign Origin with 403 FORBIDDEN_ORIGIN even with a JSON body, preflight and listing included, uncounted', async () => {
-    const attacker = '127.0.0.3';
-    const page = { origin: EVIL };
-    for (let i = 0; i < 2 * LIMIT; i++) {
-      for (const [method, path] of [
-        ['POST', `/matchmake/joinById/${code(i)}`],
-        ['POST', '/api/guest'],
-        ['POST', '/api/guest/renew'],
-        ['OPTIONS', `/matchmake/joinById/${code(i)}`],
-        ['OPTIONS', '/api/guest'],
-        ['GET', `/matchmake/${ROOM_NAME}`],
-      ]) {
-        const reply = await request(port(), method, path, method === 'POST' ? '{}' : undefined, page, attacker);
-        assertRefused(reply, 403, 'FORBIDDEN_ORIGIN', `${method} ${path}`);
-        assertNoCors(reply, `${method} ${path}`);
-      }
-    }
-    // Near misses are other origins: another port, another scheme, a name that only starts alike, `null` (a sandboxed frame).
-    for (const origin of [`http://127.0.0.1:${port() + 1}`, `https://127.0.0.1:${port()}`, `${own()}.evil.example`, 'null', `${own()}/`])
-      assertRefused(await request(port(), 'POST', '/api/guest', '{}', { origin }, attacker), 403, 'FORBIDDEN_ORIGIN', origin);
-    await assertBudgetsUntouched(port(), attacker);
-  });
-
-  it('serves its own origin (/play) with the origin echoed and no credentials, and the app (no Origin) without CORS', async () => {
-    const page = { origin: own() };
-    const preflight = await request(port(), 'OPTIONS', `/matchmake/create/${ROOM_NAME}`, undefined, page);
-    assert.equal(preflight.status, 204);
-    assert.equal(preflight.headers['access-control-allow-origin'], own());
-    assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
-    assert.equal(preflight.headers['access-control-allow-credentials'], undefined);
-    const guest = await request(port(), 'POST', '/api/guest', '{}', page);
-    assert.equal(guest.status, 200);
-    assert.equal(guest.headers['access-control-allow-origin'], own());
-    assert.equal(guest.headers['access-control-allow-credentials'], undefined);
-    assert.match(String(guest.headers.vary), /Origin/);
-    const created = await request(port(), 'POST', `/matchmake/create/${ROOM_NAME}`, '{"nickname":"방장"}', {
-      ...page,
-      authorization: `Bearer ${guest.json.token}`,
+  describe("the default: the server's own origin", () => {
+    const ts = useEdge({ addressWrongCodesPerHour: LIMIT, guestsPerAddressPerHour: LIMIT, guestRenewalsPerAddressPerHour: LIMIT });
+    const port = () => ts.server.port;
+    const own = () => `http://127.0.0.1:${port()}`;
+    afterEach(async () => {
+      await Promise.all(matchMaker.disconnectAll());
     });
-    assert.ok(created.json.room, created.body);
-    assert.equal(created.headers['access-control-allow-origin'], own());
-    assert.equal(created.headers['access-control-allow-credentials'], undefined);
-    const listed = await request(port(), 'GET', `/matchmake/${ROOM_NAME}`, undefined, page);
-    assert.equal(listed.status, 200);
-    assert.equal(listed.headers['access-control-allow-origin'], own());
-    // The app sends no Origin: served, with no CORS headers at all.
-    const app = await request(port(), 'POST', '/api/guest', '{}', { 'content-type': 'application/json; charset=utf-8' });
-    assert.equal(app.status, 200);
-    assertNoCors(app, 'no Origin');
-    const joined = await request(port(), 'POST', `/matchmake/joinById/${created.json.room.roomId}`, '{"nickname":"친구"}');
-    assert.ok(joined.json.sessionId, joined.body);
+
+    it('refuses a cross-origin text/plain POST (no preflight) with 415 and no CORS echo, before anything is counted', async () => {
+      const attacker = '127.0.0.2';
+      const page = { origin: EVIL, 'content-type': 'text/plain' };
+      for (let i = 0; i < 2 * LIMIT; i++) {
+        const guess = await request(port(), 'POST', `/matchmake/joinById/${code(i)}`, '{"nickname":"추측"}', page, attacker);
+        assertRefused(guess, 415, 'UNSUPPORTED_MEDIA_TYPE', 'joinById');
+        assertNoCors(guess, 'joinById');
+        const guest = await request(port(), 'POST', '/api/guest', '{}', page, attacker);
+        assertRefused(guest, 415, 'UNSUPPORTED_MEDIA_TYPE', '/api/guest');
+        assertNoCors(guest, '/api/guest');
+      }
+      // The other bodies a page may send without asking, and a body that names no type, are refused the same way.
+      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain; charset=utf-8'])
+        assertRefused(
+          await request(port(), 'POST', `/matchmake/create/${ROOM_NAME}`, '{"nickname":"x"}', { 'content-type': type }, attacker),
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          type,
+        );
+      assert.equal(await untypedPost(port(), `/matchmake/joinById/${code(9)}`, '{"nickname":"x"}', attacker), 415);
+      assert.equal(await untypedPost(port(), '/api/guest', '{}', attacker), 415);
+      assert.equal((await matchMaker.query({})).length, 0, 'no room');
+      await assertBudgetsUntouched(port(), attacker);
+    });
+
+    it('refuses a foreign Origin with 403 FORBIDDEN_ORIGIN even with a JSON body, preflight and listing included, uncounted', async () => {
+      const attacker = '127.0.0.3';
+      const page = { origin: EVIL };
+      for (let i = 0; i < 2 * LIMIT; i++) {
+        for (const [method, path] of [
+          ['POST', `/matchmake/joinById/${code(i)}`],
+          ['POST', '/api/guest'],
+          ['POST', '/api/guest/renew'],
+          ['OPTIONS', `/matchmake/joinById/${code(i)}`],
+          ['OPTIONS', '/api/guest'],
+          ['GET', `/matchmake/${ROOM_NAME}`],
+        ]) {
+          const reply = await request(port(), method, path, method === 'POST' ? '{}' : undefined, page, attacker);
+          assertRefused(reply, 403, 'FORBIDDEN_ORIGIN', `${method} ${path}`);
+          assertNoCors(reply, `${method} ${path}`);
+        }
+      }
+      // Near misses are other origins: another port, another scheme, a name that only starts alike, `null` (a sandboxed frame).
+      for (const origin of [`http://127.0.0.1:${port() + 1}`, `https://127.0.0.1:${port()}`, `${own()}.evil.example`, 'null', `${own()}/`])
+        assertRefused(await request(port(), 'POST', '/api/guest', '{}', { origin }, attacker), 403, 'FORBIDDEN_ORIGIN', origin);
+      await assertBudgetsUntouched(port(), attacker);
+    });
+
+    it('serves its own origin (/play) with the origin echoed and no credentials, and the app (no Origin) without CORS', async () => {
+      const page = { origin: own() };
+      const preflight = await request(port(), 'OPTIONS', `/matchmake/create/${ROOM_NAME}`, undefined, page);
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers['access-control-allow-origin'], own());
+      assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
+      assert.equal(preflight.headers['access-control-allow-credentials'], undefined);
+      const guest = await request(port(), 'POST', '/api/guest', '{}', page);
+      assert.equal(guest.status, 200);
+      assert.equal(guest.headers['access-control-allow-origin'], own());
+      assert.equal(guest.headers['access-control-allow-credentials'], undefined);
+      assert.match(String(guest.headers.vary), /Origin/);
+      const created = await request(port(), 'POST', `/matchmake/create/${ROOM_NAME}`, '{"nickname":"방장"}', {
+        ...page,
+        authorization: `Bearer ${guest.json.token}`,
+      });
+      assert.ok(created.json.room, created.body);
+      assert.equal(created.headers['access-control-allow-origin'], own());
+      assert.equal(created.headers['access-control-allow-credentials'], undefined);
+      const listed = await request(port(), 'GET', `/matchmake/${ROOM_NAME}`, undefined, page);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.headers['access-control-allow-origin'], own());
+      // The app sends no Origin: served, with no CORS headers at all.
+      const app = await request(port(), 'POST', '/api/guest', '{}', { 'content-type': 'application/json; charset=utf-8' });
+      assert.equal(app.status, 200);
+      assertNoCors(app, 'no Origin');
+      const joined = await request(port(), 'POST', `/matchmake/joinById/${created.json.room.roomId}`, '{"nickname":"친구"}');
+      assert.ok(joined.json.sessionId, joined.body);
+    });
   });
 
+  // One embedded server at a time (Colyseus's matchMaker is the process's): each describe its own.
   describe('ALLOWED_ORIGINS', () => {
     let allowing: TestServer;
     before(async () => (allowing = await bootEdge({ allowedOrigins: ['https://app.example.com'] })));
