@@ -10,7 +10,9 @@ import { CLIENT_MESSAGES, ROOM_NAME } from './protocol';
 import type { ServerConfig } from './config';
 import { EMBEDDED_OPS } from './ops/config';
 import { Drain, DrainReport, exitOnSignals } from './ops/drain';
-import { mountOps, mountReady } from './ops/http';
+import { GuestOps, mountOps, mountReady } from './ops/http';
+import { closeConnectionsOf } from './ops/revokedConnections';
+import { GuestFleet } from './identity/guestFleet';
 import { createEdgeServer, routeRequests } from './http/edge';
 import { closeIdleLobbies } from './http/idleLobbies';
 import { MatchmakeGuard } from './http/matchmake';
@@ -57,21 +59,26 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     res.json({ ok: true, uptimeSeconds: Math.round(process.uptime()) });
   });
   mountReady(app, ops);
+  // Who is playing (server/identity/): app tokens, or guest tokens from POST /api/guest.
+  const identityConfig = identityConfigFromEnv(config.identityEnv ?? config.recordsEnv ?? process.env);
+  const identities = Identities.start(identityConfig, (msg) => log.warn('config.warning', { msg }));
+  let fleet: GuestFleet | null = null;
+  // A revoked guest's connections close wherever they are (here, or learned from the fleet).
+  const stopClosing = identities.revocations?.onRevoked((key) => void closeConnectionsOf(key));
+  const guestOps = { identities, fleet: () => fleet };
   // The operators' routes stay off the public port unless OPS_ON_PUBLIC_PORT=1 (development).
-  if (ops.edge.opsOnPublicPort) mountOps(app, ops);
+  if (ops.edge.opsOnPublicPort) mountOps(app, ops, guestOps);
   (await import('./http/play')).mountPlay(app); // the browser table at /play (server/http/play.ts)
   // Finished games, in the embedded SQLite file by default or PostgreSQL with DATABASE_URL;
   // RECORDS=off (benchmarks only) keeps none.
   const recordsEnv = config.recordsEnv ?? process.env;
   const records = recordsEnv.RECORDS === 'off' ? null : await startRecords(recordsEnv, { multiProcess: ops.redisUrl !== null });
   if (records) app.use(gamesRouter(records.writer));
+  // With Redis, guest keys and revocations are the fleet's (server/identity/guestFleet.ts).
+  if (identityConfig.mode === 'guest' && ops.redisUrl) fleet = await GuestFleet.join(ops.redisUrl, identities, identityConfig.fleetFile);
   CockroachRoom.records = records?.writer ?? null;
-  // Who is playing (server/identity/): app tokens, or guest tokens from POST /api/guest.
-  const identities = Identities.start(identityConfigFromEnv(config.identityEnv ?? config.recordsEnv ?? process.env), (msg) =>
-    log.warn('config.warning', { msg }),
-  );
   const guard = new MatchmakeGuard(ops.edge, identities);
-  app.use(guestRouter(identities, guard.limits, ops.edge.trustedProxies));
+  app.use(guestRouter(identities, guard.limits, ops.edge.trustedProxies, guard.origins));
   answerEverythingInJson(app); // last: JSON 404 and JSON errors, never Express's HTML page (server/http/errors.ts)
 
   const httpServer = createEdgeServer(ops.edge);
@@ -109,7 +116,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   if (opts.exitOnSignal) exitOnSignals(drain, ops.drainSeconds);
   await gameServer.listen(config.port);
   await startScale(gameServer); // with Redis: liveness, burial of dead processes, resync (server/ops/cluster.ts)
-  const opsServer = ops.edge.opsPort === null ? null : await listenOps(ops);
+  const opsServer = ops.edge.opsPort === null ? null : await listenOps(ops, guestOps);
   const idleLobbies = closeIdleLobbies(ops.edge.idleLobbySeconds * 1000);
   setLogContext({ processId: matchMaker.processId });
   for (const warning of ops.warnings) log.warn('config.warning', { msg: warning });
@@ -125,6 +132,8 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     close: async () => {
       drain.reset();
       idleLobbies.stop();
+      fleet?.stop();
+      stopClosing?.();
       opsServer?.close();
       opsServer?.closeAllConnections();
       await gameServer.gracefullyShutdown(false);
@@ -145,9 +154,9 @@ function edgeApp(): express.Express {
 }
 
 /** /metrics and the monitor on their own listener (OPS_PORT, bound to OPS_HOST). */
-function listenOps(ops: NonNullable<ServerConfig['ops']>): Promise<http.Server> {
+function listenOps(ops: NonNullable<ServerConfig['ops']>, guests: GuestOps): Promise<http.Server> {
   const app = edgeApp();
-  mountOps(app, ops);
+  mountOps(app, ops, guests);
   answerEverythingInJson(app);
   const server = http.createServer(app);
   answerClientErrors(server);

@@ -124,6 +124,9 @@ export const ROOM_MESSAGES = {
   AUTH_INVALID: '로그인 정보가 올바르지 않아요. 앱에서 다시 들어와요.',
   ROOM_NOT_FOUND: '그런 방이 없어요. 방 번호를 다시 확인해요.',
   TOO_MANY_GUESSES: '틀린 방 번호를 너무 많이 넣었어요. 잠시 후에 다시 해요.',
+  // Issue 32: requests from a web page of another origin, and bodies that are not JSON (server/http/origins.ts).
+  FORBIDDEN_ORIGIN: '이 페이지에서는 들어올 수 없어요. 게임 앱이나 게임 페이지에서 해요.',
+  UNSUPPORTED_MEDIA_TYPE: '보낸 내용의 형식이 올바르지 않아요.',
   // PROTOCOL v3: the table's own (server/table).
   KICKED: '방장이 이 방에서 내보냈어요. 다른 방에서 놀아요.',
   REPLACED: '다른 기기에서 이 자리로 들어왔어요. 여기서는 연결을 끊을게요.',

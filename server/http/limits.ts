@@ -24,6 +24,7 @@ export class EdgeLimits {
   private readonly joins: Pair<MinuteWindow>;
   private readonly wrongCodes: Pair<HourWindow>;
   private readonly guests: HourWindow;
+  private readonly renewals: HourWindow;
   private readonly lobbies: Pair<LobbyLedger>;
   private readonly pending: Pair<PendingSeats>;
 
@@ -33,6 +34,7 @@ export class EdgeLimits {
     this.joins = { player: new MinuteWindow(edge.joinsPerMinute, now), address: new MinuteWindow(edge.addressJoinsPerMinute, now) };
     this.wrongCodes = { player: new HourWindow(edge.wrongCodesPerHour, now), address: new HourWindow(edge.addressWrongCodesPerHour, now) };
     this.guests = new HourWindow(edge.guestsPerAddressPerHour, now);
+    this.renewals = new HourWindow(edge.guestRenewalsPerAddressPerHour, now);
     this.lobbies = { player: new LobbyLedger(edge.lobbiesPerPlayer, now), address: new LobbyLedger(edge.lobbiesPerAddress, now) };
     this.pending = {
       player: new PendingSeats(edge.pendingSeatsPerPlayer, seatMs, now),
@@ -84,6 +86,11 @@ export class EdgeLimits {
   /** One more guest token for this address? Counts it when so. */
   mayIssueGuest(address: string): boolean {
     return this.guests.take(address);
+  }
+
+  /** One more guest token renewal for this address? Counts it when so. */
+  mayRenewGuest(address: string): boolean {
+    return this.renewals.take(address);
   }
 
   opened(who: Identity, room: { roomId: string; processId?: string }): void {

@@ -25,16 +25,10 @@ import { parseBoundedJson } from './boundedJson';
 import { EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
 import { localRoom, ownValue } from './localRoom';
+import { hasJsonBodyOrNone, OriginPolicy } from './origins';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them): server/protocol.ts. */
 const { INVALID_CRITERIA: MATCHMAKE_INVALID_CRITERIA, EXPIRED: MATCHMAKE_EXPIRED } = MATCHMAKE_CODES;
-
-const CORS_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Headers': 'Origin, X-Requested-With, Content-Type, Accept, Authorization',
-  'Access-Control-Allow-Methods': 'OPTIONS, POST, GET',
-  'Access-Control-Allow-Credentials': 'true',
-  'Access-Control-Max-Age': '2592000',
-};
 
 const CREATING: ReadonlySet<string> = new Set(['create', 'joinOrCreate']);
 /** joinById takes a room code as typed (spaces, dashes, percent-encoded): checked by roomIdOf. */
@@ -97,6 +91,8 @@ export class MatchmakeGuard {
   readonly limits: EdgeLimits;
   /** Requests in flight: reconnects in a pool of their own (server/ops/matchmakeGate.ts). */
   private readonly budget: MatchmakeBudget;
+  /** Which browser pages may call (server/http/origins.ts); the guest routes share it. */
+  readonly origins: OriginPolicy;
   private listing: { at: number; key: string; body: string } | null = null;
 
   constructor(
@@ -106,10 +102,16 @@ export class MatchmakeGuard {
     this.trusted = new Set(edge.trustedProxies);
     this.limits = new EdgeLimits(edge);
     this.budget = new MatchmakeBudget(edge.maxPendingMatchmakes);
+    this.origins = new OriginPolicy(edge.allowedOrigins, edge.trustedProxies);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const headers: Record<string, string> = { ...CORS_HEADERS, 'Access-Control-Allow-Origin': corsOrigin(req) };
+    const headers = this.origins.cors(req, 'OPTIONS, POST, GET');
+    // A foreign page's request, or a body a page could send without asking (text/plain, a form):
+    // refused before anything below counts, reserves or reads it.
+    if (req.method === 'POST' && !hasJsonBodyOrNone(req))
+      return this.refuse(req, res, headers, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    if (!this.origins.allows(req)) return this.refuse(req, res, headers, { status: 403, code: 'FORBIDDEN_ORIGIN' });
     if (matchMaker.isGracefullyShuttingDown) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_SHUTDOWN' });
     const path = pathOf(req.url);
     if (req.method === 'OPTIONS') {
@@ -120,7 +122,10 @@ export class MatchmakeGuard {
       const list = LIST_ROUTE.exec(path);
       if (!list) return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
       if (clusterRefusal(null, null)) return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
-      return void this.list(list[1] ?? '', req, res, headers);
+      return void this.listFor(list[1] ?? '', req, res, headers).catch((error: unknown) => {
+        edgeFailed('listing', error);
+        this.refuse(req, res, headers, { status: 500, code: 'SERVER_ERROR' });
+      });
     }
     const route = req.method === 'POST' ? POST_ROUTE.exec(path) : null;
     if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
@@ -333,6 +338,15 @@ export class MatchmakeGuard {
     } catch {
       return false;
     }
+  }
+
+  /** In app mode the listing is for players too: a valid token, as for matchmaking (guest mode: anyone). */
+  private async listFor(roomName: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+    if (this.identities.mode === 'app') {
+      const verdict = await this.identities.identify(req.headers.authorization, clientAddress(req, this.trusted));
+      if (!verdict.ok) return this.refuse(req, res, headers, { status: 401, code: verdict.code });
+    }
+    return this.list(roomName, req, res, headers);
   }
 
   private async list(roomName: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
@@ -558,11 +572,6 @@ function parseOptions(method: Mode, body: string, who: Identity): { options: Rec
   if (!join.ok) throw { status: 400, code: join.code, field: join.field } satisfies Refusal;
   if (CREATING.has(method) && join.join.spectator) throw { status: 400, code: 'SPECTATOR_CANNOT_CREATE' } satisfies Refusal;
   return { options, spectator: join.join.spectator };
-}
-
-function corsOrigin(req: IncomingMessage): string {
-  const origin = req.headers.origin;
-  return typeof origin === 'string' && origin.length < 300 && !/[\r\n]/.test(origin) ? origin : '*';
 }
 
 function isPlain(value: unknown): boolean {

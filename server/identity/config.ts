@@ -7,6 +7,8 @@ import path from 'node:path';
  *   `AUTH_JWT_PUBLIC_KEY` (PEM text of an RSA or P-256 public key: RS256 or ES256). Every
  *   matchmaking request needs the app backend's token. `AUTH_JWT_SECRET_PREVIOUS` /
  *   `AUTH_JWT_PUBLIC_KEY_PREVIOUS` hold the key being rotated out (same algorithm).
+ *   `AUTH_JWT_ISSUER` / `AUTH_JWT_AUDIENCE` are checked when set (strongly recommended: warned
+ *   at start when not), and `AUTH_JWT_MAX_AGE_SECONDS` caps a token's life (issue 32).
  * - guest mode (neither set): `POST /api/guest` hands out tokens signed by the server's own key,
  *   kept in DATA_DIR; matchmaking without a token is an anonymous player.
  */
@@ -17,12 +19,26 @@ export interface VerifyKey {
   key: KeyObject | Uint8Array;
 }
 
+/** What an app token must say besides its signature (issue 32): checked when set. */
+export interface AppClaims {
+  /** `iss` the app backend writes (AUTH_JWT_ISSUER); null: not checked (warned at start). */
+  issuer: string | null;
+  /** `aud` naming this game (AUTH_JWT_AUDIENCE); null: not checked (warned at start). */
+  audience: string | null;
+  /** Longest life a token may claim, `exp - iat`, and the oldest `iat` accepted (AUTH_JWT_MAX_AGE_SECONDS). */
+  maxAgeSeconds: number;
+}
+
 export type IdentityConfig = (
-  | { mode: 'app'; keys: VerifyKey[] }
+  | ({ mode: 'app'; keys: VerifyKey[] } & AppClaims)
   | {
       mode: 'guest';
       /** The file holding the server's own signing key (created on first start, mode 0600). */
       keyFile: string;
+      /** Guest identities revoked by an operator, kept until their tokens are all expired (server/identity/revocations.ts). */
+      revokedFile: string;
+      /** With REDIS_URL: the fleet's guest keys as last seen, so a restart with Redis empty still knows them (server/identity/guestFleet.ts). */
+      fleetFile: string;
     }
 ) & {
   /** Logged once at start (a weak key is accepted, and said so). */
@@ -32,6 +48,14 @@ export type IdentityConfig = (
 /** An HMAC key shorter than SHA-256's output can be guessed offline from one token. */
 export const MIN_SECRET_BYTES = 32;
 export const GUEST_KEY_FILE_NAME = 'guest-token.key';
+export const REVOKED_GUESTS_FILE_NAME = 'revoked-guests.json';
+export const GUEST_FLEET_FILE_NAME = 'guest-token.fleet.json';
+/** AUTH_JWT_MAX_AGE_SECONDS: a day unless set; an hour is what docs/operations.md recommends to sign. */
+export const DEFAULT_MAX_AGE_SECONDS = 86_400;
+const MAX_AGE_RANGE = [60, 30 * 86_400] as const;
+/** Longest AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE accepted. */
+const MAX_CLAIM_TEXT = 256;
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
 
 type Env = Record<string, string | undefined>;
 
@@ -65,6 +89,38 @@ function publicKey(name: string, pem: string, warnings: string[]): VerifyKey {
   throw new Error(`${name} must be an RSA (RS256) or P-256 (ES256) public key`);
 }
 
+/** AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE: one exact value, compared as written (no trimming inside). */
+function claimText(env: Env, name: string): string | null {
+  const raw = set(env, name);
+  if (raw === undefined) return null;
+  const text = raw.trim();
+  if (text === '' || text.length > MAX_CLAIM_TEXT || CONTROL.test(text))
+    throw new Error(`${name} must be one value of 1 to ${MAX_CLAIM_TEXT} printable characters (what the app backend writes in the token)`);
+  return text;
+}
+
+function appClaims(env: Env, warnings: string[]): AppClaims {
+  const issuer = claimText(env, 'AUTH_JWT_ISSUER');
+  const audience = claimText(env, 'AUTH_JWT_AUDIENCE');
+  if (issuer === null)
+    warnings.push('AUTH_JWT_ISSUER is not set: strongly recommended, so a token the same key signed for another purpose is refused');
+  if (audience === null)
+    warnings.push('AUTH_JWT_AUDIENCE is not set: strongly recommended, so a token the app backend signed for another service is refused');
+  const raw = set(env, 'AUTH_JWT_MAX_AGE_SECONDS')?.trim();
+  const maxAgeSeconds = raw === undefined ? DEFAULT_MAX_AGE_SECONDS : Number(raw);
+  if (raw !== undefined && (!/^\d+$/.test(raw) || maxAgeSeconds < MAX_AGE_RANGE[0] || maxAgeSeconds > MAX_AGE_RANGE[1]))
+    throw new Error(`AUTH_JWT_MAX_AGE_SECONDS must be an integer from ${MAX_AGE_RANGE[0]} to ${MAX_AGE_RANGE[1]}, got "${raw}"`);
+  return { issuer, audience, maxAgeSeconds };
+}
+
+const APP_ONLY = [
+  'AUTH_JWT_SECRET_PREVIOUS',
+  'AUTH_JWT_PUBLIC_KEY_PREVIOUS',
+  'AUTH_JWT_ISSUER',
+  'AUTH_JWT_AUDIENCE',
+  'AUTH_JWT_MAX_AGE_SECONDS',
+];
+
 /** Throws with a sentence naming the variable (never its value) when a setting is unusable. */
 export function identityConfigFromEnv(env: Env = process.env): IdentityConfig {
   const secret = set(env, 'AUTH_JWT_SECRET');
@@ -79,10 +135,16 @@ export function identityConfigFromEnv(env: Env = process.env): IdentityConfig {
     if (previousPem !== undefined) keys.push(publicKey('AUTH_JWT_PUBLIC_KEY_PREVIOUS', previousPem, warnings));
     // One algorithm per deployment: a token is verified only with the algorithm configured.
     if (keys.some((k) => k.alg !== keys[0].alg)) throw new Error('the previous key must use the same algorithm as the current one');
-    return { mode: 'app', keys, warnings };
+    return { mode: 'app', keys, ...appClaims(env, warnings), warnings };
   }
-  if (previousSecret !== undefined || previousPem !== undefined)
-    throw new Error('AUTH_JWT_*_PREVIOUS is only read together with AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY');
+  const stray = APP_ONLY.find((name) => set(env, name) !== undefined);
+  if (stray !== undefined) throw new Error(`${stray} is only read together with AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY`);
   const dataDir = set(env, 'DATA_DIR')?.trim() || './data';
-  return { mode: 'guest', keyFile: path.join(dataDir, GUEST_KEY_FILE_NAME), warnings };
+  return {
+    mode: 'guest',
+    keyFile: path.join(dataDir, GUEST_KEY_FILE_NAME),
+    revokedFile: path.join(dataDir, REVOKED_GUESTS_FILE_NAME),
+    fleetFile: path.join(dataDir, GUEST_FLEET_FILE_NAME),
+    warnings,
+  };
 }

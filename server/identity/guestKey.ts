@@ -9,13 +9,14 @@ const KEY_BYTES = 32;
  * The server's own key for guest tokens, kept with its data so guest identities survive a
  * restart. Created on first start: 32 random bytes, base64 in a file of mode 0600 in a directory
  * of mode 0700 when the server creates it. Two processes starting at once on one DATA_DIR agree
- * on one key (the file is created exclusively; the loser reads the winner's). Several processes
- * on separate disks must share the file (docs/operations.md), or a guest token from one is
- * refused by the other. Returns the key and, when the file is readable by others, a warning.
+ * on one key (the file is created exclusively; the loser reads the winner's). Processes on
+ * separate disks share their keys through Redis (./guestFleet.ts); without Redis each process
+ * accepts only its own tokens. Returns the key, whether this start created it, and, when the
+ * file is readable by others, a warning.
  */
-export function loadOrCreateGuestKey(file: string): { key: Uint8Array; warning?: string } {
+export function loadOrCreateGuestKey(file: string): { key: Uint8Array; created: boolean; warning?: string } {
   const existing = read(file);
-  if (existing) return existing;
+  if (existing) return { ...existing, created: false };
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const fresh = randomBytes(KEY_BYTES);
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -30,7 +31,7 @@ export function loadOrCreateGuestKey(file: string): { key: Uint8Array; warning?:
   }
   const created = read(file);
   if (!created) throw new Error(`the guest key file ${file} could not be read back`);
-  return created;
+  return { ...created, created: true };
 }
 
 function read(file: string): { key: Uint8Array; warning?: string } | null {

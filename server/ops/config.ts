@@ -1,5 +1,6 @@
 import { MAX_CONNECTIONS_CEILING, processConnectionCapacity } from './fileLimit';
 import { LOG_LEVELS, LogLevel } from './log';
+import { parseAllowedOrigins } from '../http/origins';
 
 /** Operations settings read from the environment (docs/operations.md lists every variable). */
 export interface OpsConfig {
@@ -50,6 +51,8 @@ export interface EdgeConfig {
   addressWrongCodesPerHour: number;
   /** Guest tokens (`POST /api/guest`) one address may be given per hour. */
   guestsPerAddressPerHour: number;
+  /** Guest token renewals (`POST /api/guest/renew`) per address per hour: no new identity, so generous. */
+  guestRenewalsPerAddressPerHour: number;
   /** Open connections from one address that is not a trusted proxy. */
   connectionsPerAddress: number;
   /** Matchmaking requests in progress at once in this process; past it SERVER_BUSY. */
@@ -67,6 +70,8 @@ export interface EdgeConfig {
   idleLobbySeconds: number;
   /** Peer addresses whose X-Forwarded-For is believed (exact IPs, e.g. 127.0.0.1 for a local nginx). */
   trustedProxies: string[];
+  /** Browser origins that may call matchmaking and /api/guest (ALLOWED_ORIGINS); null: the server's own origin only (server/http/origins.ts). */
+  allowedOrigins: string[] | null;
   /** Port of the internal listener for /metrics and /colyseus; null: none. */
   opsPort: number | null;
   /** Address the ops listener binds: loopback unless the scraper is elsewhere. */
@@ -92,6 +97,7 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   pendingSeatsPerAddress: 100,
   addressWrongCodesPerHour: 60,
   guestsPerAddressPerHour: 300,
+  guestRenewalsPerAddressPerHour: 1200,
   connectionsPerAddress: 512,
   maxPendingMatchmakes: 200,
   maxConnections: CONNECTION_CAPACITY.maxConnections,
@@ -102,6 +108,7 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   seatReservationSeconds: 5,
   idleLobbySeconds: 1800,
   trustedProxies: [] as string[],
+  allowedOrigins: null,
   opsPort: null,
   opsHost: '127.0.0.1',
   opsOnPublicPort: false,
@@ -124,6 +131,7 @@ export const EMBEDDED_EDGE: Readonly<EdgeConfig> = Object.freeze({
   pendingSeatsPerAddress: 0,
   addressWrongCodesPerHour: 0,
   guestsPerAddressPerHour: 0,
+  guestRenewalsPerAddressPerHour: 0,
   connectionsPerAddress: 0,
 });
 
@@ -234,6 +242,7 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     .filter((p) => p !== '');
   for (const proxy of proxies)
     if (!IP.test(proxy)) throw new Error(`TRUSTED_PROXY is a comma-separated list of IP addresses, got "${proxy}"`);
+  const allowedOrigins = value(env, 'ALLOWED_ORIGINS');
   const opsPortRaw = value(env, 'OPS_PORT');
   const opsPort = opsPortRaw === undefined ? null : int(env, 'OPS_PORT', 0, 0, 65535);
   if (opsPort !== null && opsPort !== 0 && opsPort === port)
@@ -254,6 +263,9 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     pendingSeatsPerAddress: limitsOff ? 0 : int(env, 'PENDING_SEATS_PER_ADDRESS', d.pendingSeatsPerAddress, 0, 100_000),
     addressWrongCodesPerHour: limitsOff ? 0 : int(env, 'ADDRESS_WRONG_CODES_PER_HOUR', d.addressWrongCodesPerHour, 0, 1_000_000),
     guestsPerAddressPerHour: limitsOff ? 0 : int(env, 'GUESTS_PER_ADDRESS_PER_HOUR', d.guestsPerAddressPerHour, 0, 1_000_000),
+    guestRenewalsPerAddressPerHour: limitsOff
+      ? 0
+      : int(env, 'GUEST_RENEWALS_PER_ADDRESS_PER_HOUR', d.guestRenewalsPerAddressPerHour, 0, 1_000_000),
     connectionsPerAddress: limitsOff ? 0 : int(env, 'CONNECTIONS_PER_ADDRESS', d.connectionsPerAddress, 0, 1_000_000),
     maxPendingMatchmakes: int(env, 'MAX_PENDING_MATCHMAKES', d.maxPendingMatchmakes, 1, 100_000),
     maxConnections: int(env, 'MAX_CONNECTIONS', d.maxConnections, 1, MAX_CONNECTIONS_CEILING),
@@ -264,6 +276,7 @@ export function edgeConfigFromEnv(env: Env, port: number): EdgeConfig {
     seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', d.seatReservationSeconds, 2, 60),
     idleLobbySeconds: int(env, 'IDLE_LOBBY_SECONDS', d.idleLobbySeconds, 60, 86_400),
     trustedProxies: proxies,
+    allowedOrigins: allowedOrigins === undefined ? null : parseAllowedOrigins(allowedOrigins),
     opsPort,
     opsHost: opsHost(value(env, 'OPS_HOST') ?? d.opsHost),
     opsOnPublicPort: opsOnPublicRaw === '1',

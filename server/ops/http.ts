@@ -8,6 +8,9 @@ import { metricsContentType, metricsText } from './metrics';
 import { redisState } from './scale';
 import { recordsHealth } from '../store/health';
 import { MinuteWindow } from '../http/windows';
+import type { Identities } from '../identity/tokens';
+import type { GuestFleet } from '../identity/guestFleet';
+import { guestRevokeRoute } from './guestRevoke';
 
 /**
  * GET /ready next to /health on the public port: 200 while this process takes new rooms, 503
@@ -34,14 +37,22 @@ export function mountReady(app: Express, ops: OpsConfig): void {
   });
 }
 
+/** What the guest revocation route needs (server/ops/guestRevoke.ts). */
+export interface GuestOps {
+  identities: Identities;
+  fleet: () => GuestFleet | null;
+}
+
 /**
  * The operators' routes, on the internal listener (OPS_PORT), or on the public one only when
  * OPS_ON_PUBLIC_PORT=1:
  * - GET /metrics: Prometheus text format;
+ * - POST /guests/revoke: revokes one guest identity (guest mode; behind the monitor's basic auth
+ *   too when its credentials are configured);
  * - /colyseus: @colyseus/monitor behind HTTP basic auth, only when credentials are configured
  *   (it shows every room's unfiltered state, hands included, and can call room methods).
  */
-export function mountOps(app: Express, ops: OpsConfig): void {
+export function mountOps(app: Express, ops: OpsConfig, guests?: GuestOps): void {
   app.get('/metrics', (_req, res) => {
     metricsText().then(
       (text) => {
@@ -54,6 +65,12 @@ export function mountOps(app: Express, ops: OpsConfig): void {
       },
     );
   });
+
+  if (guests) {
+    const revoke = guestRevokeRoute(guests.identities, guests.fleet);
+    if (ops.monitor) app.post('/guests/revoke', basicAuth(ops.monitor.user, ops.monitor.password), revoke);
+    else app.post('/guests/revoke', revoke);
+  }
 
   if (ops.monitor) {
     // Loaded only when mounted: the package patches Room.prototype on import.

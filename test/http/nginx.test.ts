@@ -165,6 +165,19 @@ describe('http: the nginx example (docs/nginx.conf) with Debian nginx in front o
     }
     const reconnect = await post(port, '/matchmake/reconnect/abc', { reconnectionToken: 'x' });
     assert.equal(reconnect.json?.code, 4212, 'answered by the server');
+    const renewed = await request(port, 'POST', '/api/guest/renew', '{}', { authorization: `Bearer ${guest.json.token}` });
+    assert.equal(renewed.status, 200, renewed.body);
+    assert.equal((await request(port, 'GET', '/api/guest/renew')).status, 403);
+  });
+
+  it("tells the processes the browser's origin: a page of the site is served, a foreign one refused (issue 32)", async () => {
+    const own = `http://127.0.0.1:${port}`;
+    const same = await request(port, 'POST', '/api/guest', '{}', { origin: own });
+    assert.equal(same.status, 200, same.body);
+    assert.equal(same.headers['access-control-allow-origin'], own);
+    const foreign = await request(port, 'POST', '/api/guest', '{}', { origin: 'https://evil.example' });
+    assert.equal(foreign.json?.code, 'FORBIDDEN_ORIGIN');
+    assert.equal(foreign.headers['access-control-allow-origin'], undefined);
   });
 
   it('passes /play and /api/games/ (GET only) to the server', async () => {

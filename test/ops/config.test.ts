@@ -51,6 +51,15 @@ describe('ops: configuration from the environment', () => {
       [{ OPS_HOST: 'everywhere' }, /OPS_HOST/],
       [{ OPS_ON_PUBLIC_PORT: 'yes' }, /OPS_ON_PUBLIC_PORT/],
       [{ RATE_LIMITS: 'none' }, /RATE_LIMITS/],
+      [{ GUEST_RENEWALS_PER_ADDRESS_PER_HOUR: 'lots' }, /GUEST_RENEWALS_PER_ADDRESS_PER_HOUR/],
+      [{ ALLOWED_ORIGINS: '*' }, /ALLOWED_ORIGINS: "\*" is not an exact origin/],
+      [{ ALLOWED_ORIGINS: 'https://app.example.com/' }, /ALLOWED_ORIGINS: "https:\/\/app.example.com\/" is not an exact origin/],
+      [{ ALLOWED_ORIGINS: 'https://app.example.com, app.example.com' }, /"app.example.com" is not an exact origin/],
+      [{ ALLOWED_ORIGINS: 'https://App.example.com' }, /in lower case/],
+      [{ ALLOWED_ORIGINS: 'https://app.example.com/play' }, /without a path/],
+      [{ ALLOWED_ORIGINS: 'ftp://files.example.com' }, /ALLOWED_ORIGINS/],
+      [{ ALLOWED_ORIGINS: 'null' }, /ALLOWED_ORIGINS/],
+      [{ ALLOWED_ORIGINS: ' , ' }, /ALLOWED_ORIGINS is a comma-separated list/],
     ];
     for (const [env, message] of bad) assert.throws(() => opsConfigFromEnv(2567, env), message, JSON.stringify(env));
     assert.throws(() => opsConfigFromEnv(0, { REDIS_URL: 'redis://r:6379' }), /PUBLIC_ADDRESS or a fixed PORT/);
@@ -116,5 +125,15 @@ describe('ops: configuration from the environment', () => {
     );
     assert.equal(off.maxBodyBytes, DEFAULT_EDGE.maxBodyBytes, 'the body limit stays');
     assert.equal(opsConfigFromEnv(2567, { OPS_ON_PUBLIC_PORT: '1' }).edge.opsOnPublicPort, true);
+  });
+
+  it("reads ALLOWED_ORIGINS as exact origins; unset, only the server's own origin (null)", () => {
+    assert.equal(DEFAULT_EDGE.allowedOrigins, null);
+    assert.deepEqual(opsConfigFromEnv(2567, { ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:8081' }).edge.allowedOrigins, [
+      'https://app.example.com',
+      'http://localhost:8081',
+    ]);
+    assert.equal(opsConfigFromEnv(2567, { GUEST_RENEWALS_PER_ADDRESS_PER_HOUR: '50' }).edge.guestRenewalsPerAddressPerHour, 50);
+    assert.equal(opsConfigFromEnv(2567, { RATE_LIMITS: 'off' }).edge.guestRenewalsPerAddressPerHour, 0);
   });
 });

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import Redis from 'ioredis';
+import { decodeJwt } from 'jose';
+import { FLEET_REVOKED_KEY, FLEET_SIGNING_KEY } from '../../server/identity/guestFleet';
+import { freshDataDir, request } from '../http/support';
 import { Client, RoomAvailable } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
@@ -15,6 +20,7 @@ import {
   scrape,
   socketPort,
   requireTestRedis,
+  startTestRedis,
   TestRedis,
   waitFor,
 } from './support';
@@ -213,5 +219,128 @@ describe('ops: two processes on one Redis behave as one server', function () {
     const after = track(await createAt(staying.endpoint, { nickname: 'after' }, 'after'));
     assert.equal(socketPort(after.room), staying.port);
     await after.room.leave();
+  });
+});
+
+/**
+ * Issue 32: guest identities across processes. Each process has its own DATA_DIR (its own
+ * guest-token.key) and nothing is copied: Redis carries the fleet's keys and revocations
+ * (server/identity/guestFleet.ts), and puts them back after it restarted empty.
+ */
+describe('ops: guest identities on every process of one Redis, with no key file copied (issue 32)', function () {
+  this.timeout(120000);
+  let redis: TestRedis | null = null;
+  const procs: ServerProcess[] = [];
+  const dirs = [freshDataDir(), freshDataDir(), freshDataDir()];
+  const clients: Tracked[] = [];
+  let a: ServerProcess;
+  let b: ServerProcess;
+  /** A guest token from before the fleet: minted by b's data directory when it ran alone. */
+  let beforeFleet = '';
+  let fromA = '';
+  let fromB = '';
+  let revokedSub = '';
+  const env = (dataDir: string): Record<string, string> => ({
+    REDIS_URL: redis!.url,
+    PUBLIC_ADDRESS: '',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    OPS_ON_PUBLIC_PORT: '1', // /guests/revoke on the game port, as /metrics in the test above
+    RATE_LIMITS: 'off',
+    ALLOW_PER_PROCESS_RECORDS: '1',
+  });
+  const guest = async (p: ServerProcess) => (await request(p.port, 'POST', '/api/guest', '{}')).json.token as string;
+  /** Does this process accept the token? A renewal checks it exactly as matchmaking does, and creates no room. */
+  const accepts = async (p: ServerProcess, token: string) => {
+    const reply = await request(p.port, 'POST', '/api/guest/renew', '{}', { authorization: `Bearer ${token}` });
+    if (reply.status !== 200 && reply.json?.code !== 'AUTH_INVALID') throw new Error(`unexpected answer: ${reply.body}`);
+    return reply.status === 200;
+  };
+  const track = (c: Tracked) => (clients.push(c), c);
+  const createWith = (p: ServerProcess, token: string) =>
+    request(p.port, 'POST', `/matchmake/create/${ROOM}`, '{"nickname":"손님"}', { authorization: `Bearer ${token}` });
+
+  before(async function () {
+    redis = await requireTestRedis(this, 'the guest fleet test');
+    // b's data directory first serves alone, without Redis: its guests hold tokens of its own key.
+    const alone = await startServerProcess({ DATA_DIR: dirs[1], LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
+    beforeFleet = await guest(alone);
+    await alone.stop();
+    // Then a starts (its fresh key becomes the fleet's), then b joins with its old key.
+    a = await startServerProcess(env(dirs[0]));
+    procs.push(a);
+    b = await startServerProcess(env(dirs[1]));
+    procs.push(b);
+  });
+
+  after(async () => {
+    for (const c of clients) await c.leave().catch(() => undefined);
+    await Promise.all(procs.map((p) => p.stop()));
+    await redis?.stop();
+  });
+
+  it('accepts a guest token minted by one process on the other, and a token from before the fleet on both', async () => {
+    const keyOf = (dir: string) => readFileSync(path.join(dir, 'guest-token.key'), 'utf8');
+    assert.notEqual(keyOf(dirs[0]), keyOf(dirs[1]), 'two processes, two key files, none copied');
+    [fromA, fromB] = [await guest(a), await guest(b)];
+    for (const [p, token] of [
+      [b, fromA],
+      [a, fromB],
+    ] as const) {
+      const created = await createWith(p, token);
+      assert.ok(created.json.room, created.body);
+    }
+    // b published its old key when it joined; a learns it at its next sync.
+    await waitFor(() => accepts(a, beforeFleet), 'a accepting the token from before the fleet');
+    assert.ok(await accepts(b, beforeFleet));
+    assert.ok((await createWith(a, beforeFleet)).json.room);
+  });
+
+  it('revokes an identity through one process: every process refuses it within seconds and closes its connections; the others play on', async () => {
+    const victim = await guest(b);
+    revokedSub = decodeJwt(victim).sub!;
+    const host = new Client(b.endpoint);
+    host.auth.token = fromB;
+    const room = track(new Tracked(await host.create<CockroachState>(ROOM, { nickname: '언니' }, CockroachState), 'host'));
+    const mine = new Client(a.endpoint);
+    mine.auth.token = victim;
+    const me = track(new Tracked(await mine.joinById<CockroachState>(room.room.roomId, { nickname: '나' }, CockroachState), 'me'));
+    await room.until(() => room.state.players.size === 2, 'both seated');
+    const revoked = await request(a.port, 'POST', '/guests/revoke', JSON.stringify({ sub: revokedSub }));
+    assert.deepEqual(revoked.json, { revoked: true, already: false, fleet: 'shared' });
+    for (const p of [a, b]) await waitFor(async () => !(await accepts(p, victim)), `:${p.port} refusing the revoked identity`, 5000);
+    for (const p of [a, b]) assert.equal((await createWith(p, victim)).json.code, 'AUTH_INVALID');
+    await me.until(() => me.leftWith !== null, 'the revoked connection closed, on whichever process holds the room');
+    assert.equal(room.leftWith, null);
+    for (const p of [a, b]) for (const token of [fromA, fromB, beforeFleet]) assert.ok(await accepts(p, token), 'nobody else logged out');
+  });
+
+  it('after Redis restarts empty: every token still passes on both, the revocation holds, and a process that joins then knows it all', async function () {
+    if (redis!.source !== 'spawned') this.skip(); // a Redis the test did not start is not the test's to restart
+    const port = Number(new URL(redis!.url).port);
+    await redis!.stop();
+    const again = await startTestRedis(port);
+    if ('reason' in again) throw new Error(again.reason);
+    redis = again;
+    for (const p of [a, b])
+      await waitFor(async () => (await httpGet(`http://127.0.0.1:${p.port}/ready`)).status === 200, 'ready again', 20000);
+    const check = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      await waitFor(async () => (await check.zscore(FLEET_REVOKED_KEY, revokedSub)) !== null, 'the revocation put back into Redis');
+      assert.ok(await check.get(FLEET_SIGNING_KEY), 'the signing key put back');
+    } finally {
+      check.disconnect();
+    }
+    const afterRestart = await guest(b);
+    for (const p of [a, b]) {
+      for (const token of [fromA, fromB, beforeFleet, afterRestart]) assert.ok(await accepts(p, token), `:${p.port} accepts every token`);
+      assert.equal((await createWith(p, await guest(p === a ? b : a))).status, 200);
+    }
+    // A process that joins now has only Redis to learn from: the keys and the revocation are there.
+    const c = await startServerProcess(env(dirs[2]));
+    procs.push(c);
+    for (const token of [fromA, fromB, beforeFleet, afterRestart]) assert.ok(await accepts(c, token), 'the newcomer accepts every token');
+    const victim = await request(c.port, 'POST', '/guests/revoke', JSON.stringify({ sub: revokedSub }));
+    assert.equal(victim.json.already, true, 'the newcomer knows the revocation');
   });
 });

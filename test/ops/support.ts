@@ -41,11 +41,12 @@ function hasRedisServerBinary(): boolean {
 
 /**
  * A private redis-server on a free loopback port (no persistence), when the binary exists;
- * else the Redis at REDIS_URL if it answers PING; else null, with the reason.
+ * else the Redis at REDIS_URL if it answers PING; else null, with the reason. `port`: that port
+ * instead (a Redis restarted empty where the old one was).
  */
-export async function startTestRedis(): Promise<TestRedis | { reason: string }> {
+export async function startTestRedis(atPort?: number): Promise<TestRedis | { reason: string }> {
   if (hasRedisServerBinary()) {
-    const port = await freePort();
+    const port = atPort ?? (await freePort());
     const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });

@@ -13,6 +13,7 @@ export interface Seen {
   path: string;
   at: number;
   authorization: string | undefined;
+  contentType: string | undefined;
   body: string;
 }
 
@@ -39,6 +40,7 @@ export async function fakeMatchmaker(answer: (request: Seen) => Reply): Promise<
         path: req.url ?? '',
         at: Date.now(),
         authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
         body: Buffer.concat(chunks).toString('utf8'),
       };
       if (req.method === 'OPTIONS') return void res.writeHead(204).end();

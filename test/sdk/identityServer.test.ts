@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { SignJWT } from 'jose';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { decodeJwt, SignJWT } from 'jose';
+import { GUEST_KEY_FILE_NAME } from '../../server/identity/config';
+import { GUEST_ISSUER } from '../../server/identity/tokens';
 import { CockroachClient, GameSession, MemoryTokenStore, type TokenStore } from '../../client-sdk/index';
 import type { TestServer } from '../support/server';
-import { bootEdge, freshDataDir } from '../http/support';
+import { bootEdge, freshDataDir, request } from '../http/support';
 import { dropSocket, leaveAfterEach, next, rejects, roomOf, until } from './support';
 
 /**
@@ -182,6 +186,72 @@ describe('SDK identities against the server (issue 21)', function () {
       });
   });
 
+  describe('guest tokens that expire (issue 32)', () => {
+    const dataDir = freshDataDir();
+    let ts: TestServer;
+    let log: { seen: Seen[]; stop(): void };
+    before(async () => (ts = await bootEdge({ opsPort: 0 }, {}, { DATA_DIR: dataDir })));
+    after(() => ts.server.close());
+    beforeEach(() => (log = recordRequests(ts)));
+    afterEach(() => log.stop());
+    const now = () => Math.floor(Date.now() / 1000);
+    /** A guest token of this server in its last days (signed in the test with the server's own key: no knob in the server). */
+    const nearlyExpired = (sub: string) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuer(GUEST_ISSUER)
+        .setIssuedAt(now() - 27 * 86400)
+        .setExpirationTime(now() + 3 * 86400)
+        .sign(Buffer.from(readFileSync(path.join(dataDir, GUEST_KEY_FILE_NAME), 'utf8').trim(), 'base64'));
+
+    it('renews a guest token in its last 7 days before the request that uses it: the same identity, kept, its seat intact', async () => {
+      const store = new MemoryTokenStore();
+      const old = await nearlyExpired('phone-1');
+      store.saveGuest(old);
+      const client = new CockroachClient(ts.endpoint, { store });
+      const session = await client.create('민수');
+      const renewed = store.loadGuest()!;
+      assert.notEqual(renewed, old);
+      const claims = decodeJwt(renewed);
+      assert.equal(claims.sub, 'phone-1', 'the same identity');
+      assert.ok(claims.exp! - now() > 29 * 86400, '30 days again');
+      assert.deepEqual(
+        log.seen.filter((r) => r.path === '/api/guest/renew').map((r) => [r.method, r.authorization]),
+        [['POST', `Bearer ${old}`]],
+      );
+      assert.deepEqual(matchmaking(log.seen), [['create', renewed]]);
+      assert.equal(guestFetches(log.seen).length, 0, 'no new identity');
+      // The renewed identity is the seat's: a reinstall holding only it takes the seat back.
+      const friend = await new CockroachClient(ts.endpoint).join(session.snapshot.code, '지우');
+      await until(session, () => session.snapshot.seats.length === 2, 'seated');
+      await session.start();
+      uninstall(session);
+      await until(friend, () => friend.snapshot.seats.find((s) => s.nickname === '민수')?.connected === false, 'the drop seen');
+      const reinstalled = new MemoryTokenStore();
+      reinstalled.saveGuest(renewed);
+      const back = await new CockroachClient(ts.endpoint, { store: reinstalled }).resume({ code: session.snapshot.code, nickname: '민수' });
+      assert.equal(back.me, session.me, 'the same seat');
+    });
+
+    it('replaces a revoked guest identity with a new one and plays on', async () => {
+      const store = new MemoryTokenStore();
+      const first = await new CockroachClient(ts.endpoint, { store }).create('민수');
+      await first.leave();
+      const revoked = store.loadGuest()!;
+      const reply = await request(ts.server.opsPort!, 'POST', '/guests/revoke', JSON.stringify({ sub: decodeJwt(revoked).sub }));
+      assert.equal(reply.status, 200, reply.body);
+      const again = await new CockroachClient(ts.endpoint, { store }).create('민수');
+      assert.equal(again.snapshot.seats.length, 1);
+      const replaced = store.loadGuest()!;
+      assert.notEqual(decodeJwt(replaced).sub, decodeJwt(revoked).sub, 'a new identity');
+      assert.deepEqual(matchmaking(log.seen).slice(-2), [
+        ['create', revoked],
+        ['create', replaced],
+      ]);
+    });
+  });
+
   describe('app mode (AUTH_JWT_SECRET)', () => {
     const secret = 'the-app-backends-secret-of-32-bytes-or-more';
     let minted = 0;
@@ -190,6 +260,7 @@ describe('SDK identities against the server (issue 21)', function () {
       new SignJWT(nickname ? { nickname } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(sub)
+        .setIssuedAt()
         .setJti(String(++minted))
         .setExpirationTime('10m')
         .sign(new TextEncoder().encode(secret));
