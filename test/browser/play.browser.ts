@@ -385,7 +385,7 @@ describe('/play in Chromium', function () {
     await watcher.waitScreen('lobby');
 
     // Practice bots fill the table: add them, take one out, add it back.
-    for (const level of ['smart', 'easy', 'easy', 'smart']) {
+    for (const level of ['sharp', 'gentle', 'normal', 'gentle']) {
       const before = await host.page.locator('.seat .tag.bot').count();
       await host.page.locator(`#add-bot-${level}`).click();
       await host.page.locator('.seat .tag.bot').nth(before).waitFor();
@@ -395,7 +395,7 @@ describe('/play in Chromium', function () {
     assert.ok(removeBox.height >= 44 && removeBox.width >= 44, `빼기 is thumb-sized (${removeBox.width}×${removeBox.height})`);
     await remove.click();
     await host.page.locator('.seat .tag.bot').nth(3).waitFor({ state: 'detached' });
-    await host.page.locator('#add-bot-easy').click();
+    await host.page.locator('#add-bot-gentle').click();
     await host.page.locator('.seat .tag.bot').nth(3).waitFor();
     await friend.page.locator('.seat .tag.bot').nth(3).waitFor();
     // The same colour for each player on both phones.
@@ -545,7 +545,7 @@ describe('/play in Chromium', function () {
     await parent.page.locator('#toast.show:has-text("내보냈")').waitFor();
     assert.equal(await parent.screen(), 'entry');
 
-    await kid.page.locator('#add-bot-easy').click();
+    await kid.page.locator('#add-bot-gentle').click();
     await kid.page.locator('.seat .tag.bot').waitFor();
     await kid.page.locator('#start').click();
     await kid.waitScreen('table');
