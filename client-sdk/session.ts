@@ -207,7 +207,7 @@ export class GameSession extends Emitter<SessionEvents> {
     return this.play('pass', { to, claim }, step);
   }
 
-  /** Host, in the lobby: seats a practice bot (default level: the server's, `gentle`). Resolves once it sits. */
+  /** Host, in the lobby: seats a practice bot (default level `gentle`). Resolves once it sits. */
   addBot(level?: BotLevel): Promise<void> {
     const bots = new Set(this.current.seats.filter((s) => s.bot).map((s) => s.id));
     return this.send('addBot', level ? { level } : {}, (s) => s.seats.some((seat) => seat.bot && !bots.has(seat.id)), true);

@@ -2,7 +2,7 @@
 // games last and how they end. No server, no sockets: this is the rules core's ceiling.
 //
 //   npm run simulate -- --games 10000 [--players N] [--seed S] [--auto PERCENT] [--verify]
-//   npm run simulate -- --games 10000 --players 4 --bots smart,easy,easy,easy
+//   npm run simulate -- --games 10000 --players 4 --bots sharp,gentle,gentle,gentle
 //
 // Without --bots, moves are uniform legal moves with their own seeded RNG (seedRng, never
 // Math.random); a share of moves (--auto, default 10%) is the timeout default instead, as in rooms
@@ -22,7 +22,7 @@ import {
   validateOptions,
   viewFor,
 } from '../server/rules';
-import { Bot, BotLevel, createBot, isBotLevel } from '../server/bots';
+import { Bot, BOT_LEVELS, BotLevel, createBot, isBotLevel } from '../server/bots';
 import { parseArgsOrExit } from './lib/args';
 
 interface Args {
@@ -41,7 +41,7 @@ function parseArgs(argv: string[]): Args {
     players: { kind: 'optional', help: '2..6 (default: cycle 2..6, or the number of --bots)' },
     seed: { kind: 'string', default: 'sim' },
     auto: { kind: 'optional', help: 'percent of moves that are the timeout default (10; 0 with --bots)' },
-    bots: { kind: 'optional', help: 'a level per seat, e.g. smart,easy,easy,easy' },
+    bots: { kind: 'optional', help: 'a level per seat, e.g. sharp,gentle,gentle,gentle' },
     verify: { kind: 'flag', help: 'replay every game from its log' },
   });
   const bots = flags.bots === undefined ? null : parseBots(flags.bots);
@@ -55,8 +55,8 @@ function parseArgs(argv: string[]): Args {
 
 function parseBots(list: string): BotLevel[] {
   const levels = list.split(',').map((s) => s.trim());
-  if (levels.length < 2 || levels.length > 6) throw new Error('--bots needs 2..6 levels, e.g. smart,easy,easy,easy');
-  for (const l of levels) if (!isBotLevel(l)) throw new Error(`--bots: unknown level "${l}" (easy, smart)`);
+  if (levels.length < 2 || levels.length > 6) throw new Error('--bots needs 2..6 levels, e.g. sharp,gentle,gentle,gentle');
+  for (const l of levels) if (!isBotLevel(l)) throw new Error(`--bots: unknown level "${l}" (${BOT_LEVELS.join(', ')})`);
   return levels as BotLevel[];
 }
 

@@ -65,12 +65,17 @@ export interface EventsMessage {
   events: WireEvent[];
 }
 
-/** Practice bot levels (`addBot` { level }); `smart` when not given. */
-export const BOT_LEVELS = ['easy', 'smart'] as const;
+/**
+ * Practice bot levels (`addBot` { level }): `gentle` (다정한, the default: a young child beats it),
+ * `normal` (보통: an adult's equal) and `sharp` (영리한). `easy` and `smart` are the older names,
+ * still accepted and played as before.
+ */
+export const BOT_LEVELS = ['gentle', 'normal', 'sharp', 'easy', 'smart'] as const;
 export type BotLevel = (typeof BOT_LEVELS)[number];
-export const DEFAULT_BOT_LEVEL: BotLevel = 'smart';
+export const DEFAULT_BOT_LEVEL: BotLevel = 'gentle';
+const BOT_LEVEL_SET: ReadonlySet<unknown> = new Set<unknown>(BOT_LEVELS);
 export function isBotLevel(value: unknown): value is BotLevel {
-  return value === 'easy' || value === 'smart';
+  return BOT_LEVEL_SET.has(value);
 }
 
 /** The quick-chat phrase keys of PROTOCOL.md with the Korean text the app shows. */

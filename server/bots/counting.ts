@@ -4,8 +4,13 @@ import type { PlayerView } from '../rules/view';
 
 export type KindCounts = Record<Kind, number>;
 
+/** The kinds, held here: an imported binding is read through a getter on every use. */
+const ALL_KINDS: readonly Kind[] = [...KINDS];
+const PER_KIND = CARDS_PER_KIND;
+
+/** A count of zero for each kind (written out: this runs for every front at every decision). */
 export function zeroCounts(): KindCounts {
-  return Object.fromEntries(KINDS.map((k) => [k, 0])) as KindCounts;
+  return { cockroach: 0, bat: 0, fly: 0, toad: 0, rat: 0, scorpion: 0, spider: 0, stinkbug: 0 };
 }
 
 export function countKinds(kinds: Iterable<Kind>): KindCounts {
@@ -30,18 +35,25 @@ export interface Tally {
 }
 
 export function tally(view: PlayerView, me: PlayerId): Tally {
-  const mine = countKinds(Object.values(view.players[me].hand ?? {}));
+  const mine = zeroCounts();
+  const hand = view.players[me].hand ?? {};
+  for (const id in hand) mine[hand[id]]++;
   const fronts: Record<PlayerId, KindCounts> = {};
   const offBoard = zeroCounts();
-  const unknown = zeroCounts();
-  for (const k of KINDS) offBoard[k] = CARDS_PER_KIND;
+  for (const k of ALL_KINDS) offBoard[k] = PER_KIND;
   for (const id of view.order) {
-    fronts[id] = countKinds(view.players[id].front);
-    for (const k of KINDS) offBoard[k] -= fronts[id][k];
+    const counts = zeroCounts();
+    for (const k of view.players[id].front) {
+      counts[k]++;
+      offBoard[k]--;
+    }
+    fronts[id] = counts;
   }
+  const unknown = zeroCounts();
   let unknownTotal = 0;
-  for (const k of KINDS) {
-    unknown[k] = Math.max(0, offBoard[k] - mine[k] - (view.round.cardKind === k ? 1 : 0));
+  const seen = view.round.cardKind;
+  for (const k of ALL_KINDS) {
+    unknown[k] = Math.max(0, offBoard[k] - mine[k] - (seen === k ? 1 : 0));
     unknownTotal += unknown[k];
   }
   return { mine, fronts, offBoard, unknown, unknownTotal };
@@ -49,5 +61,5 @@ export function tally(view: PlayerView, me: PlayerId): Tally {
 
 /** How many different kinds lie in a front. */
 export function distinctKinds(front: KindCounts): number {
-  return KINDS.reduce((n, k) => (front[k] > 0 ? n + 1 : n), 0);
+  return ALL_KINDS.reduce((n, k) => (front[k] > 0 ? n + 1 : n), 0);
 }

@@ -5,8 +5,11 @@ import type { Action } from '../rules/types';
 import { BotLevel, BOT_LEVELS, isBotLevel } from '../protocol';
 import type { PlayerView } from '../rules/view';
 import { easyMove } from './easy';
+import { gentleMove } from './gentle';
 import { TableMemory } from './memory';
+import { normalMove } from './normal';
 import { toActIn, viewerOf } from './seat';
+import { sharpMove } from './sharp';
 import { smartMove } from './smart';
 
 export { BOT_NICKNAMES_KO, botNickname } from './nicknames';
@@ -33,13 +36,26 @@ export function createBot(level: BotLevel, seed: string): Bot {
   if (!isBotLevel(level)) throw new Error(`unknown bot level ${String(level)}`);
   const moves: RngState = seedRng(`${seed}/moves`);
   const think: RngState = seedRng(`${seed}/think`);
-  const memory = new TableMemory();
+  // Only `smart` (an older name) remembers past rounds and games; gentle, normal and sharp keep
+  // nothing between decisions, so a sitting of ten games with the same bots cannot drift.
+  const memory = level === 'smart' ? new TableMemory() : null;
   return {
     level,
     decide(view) {
       const me = viewerOf(view);
       if (toActIn(view) !== me) throw new Error("bot: not this seat's turn");
-      return level === 'easy' ? easyMove(view, me, moves) : smartMove(view, me, moves, memory);
+      switch (level) {
+        case 'easy':
+          return easyMove(view, me, moves);
+        case 'smart':
+          return smartMove(view, me, moves, memory!);
+        case 'gentle':
+          return gentleMove(view, me, moves);
+        case 'normal':
+          return normalMove(view, me, moves);
+        case 'sharp':
+          return sharpMove(view, me, moves);
+      }
     },
     thinkMs(maxMs) {
       if (!Number.isFinite(maxMs) || maxMs <= 0) return 0;

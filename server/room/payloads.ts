@@ -44,7 +44,7 @@ export const parseEmpty = (raw: unknown) => parseShape(raw, {}, () => ({}));
 export { BOT_LEVELS } from '../protocol';
 export type { BotLevel } from '../protocol';
 
-/** `addBot` { level? }: `smart` when not given. */
+/** `addBot` { level? }: `gentle` (DEFAULT_BOT_LEVEL) when not given. */
 export const parseAddBot = (raw: unknown): Parsed<{ level: BotLevel }> => {
   const withLevel = parseShape(raw, { level: isBotLevel }, (r) => ({ level: r.level as BotLevel }));
   if (withLevel.ok) return withLevel;

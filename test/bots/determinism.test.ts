@@ -3,7 +3,7 @@ import { viewFor } from '../../server/rules';
 import { BOT_NICKNAMES_KO, botNickname, BotLevel, createBot } from '../../server/bots';
 import { playGame } from './play';
 
-const LEVELS: BotLevel[] = ['smart', 'easy', 'smart', 'easy', 'smart'];
+const LEVELS: BotLevel[] = ['smart', 'gentle', 'sharp', 'easy', 'normal'];
 
 describe('bots: a seed fixes the play', () => {
   it('the same seeds play the same games; other seeds play others', () => {

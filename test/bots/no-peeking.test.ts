@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { activePlayer, Game, Match, PlayerId, seedRng, shuffle, viewFor } from '../../server/rules';
-import { BotLevel, createBot } from '../../server/bots';
+import { BOT_LEVELS, BotLevel, createBot } from '../../server/bots';
 import { options, playGame } from './play';
 
 function deepFreeze<T>(value: T): T {
@@ -33,6 +33,11 @@ const TABLES: BotLevel[][] = [
   ['smart', 'easy', 'smart', 'easy'],
   ['smart', 'smart'],
   ['easy', 'smart', 'smart', 'smart', 'easy', 'smart'],
+  ['gentle', 'normal', 'sharp', 'gentle'],
+  ['gentle', 'gentle'],
+  ['normal', 'normal'],
+  ['sharp', 'sharp'],
+  ['sharp', 'normal', 'gentle', 'sharp', 'normal', 'gentle'],
 ];
 
 describe('bots: the view is all a bot reads', () => {
@@ -82,14 +87,14 @@ describe('bots: the view is all a bot reads', () => {
     assert.ok(started.ok);
     const game = started.match.game;
     const waiting = game.order.find((p) => p !== activePlayer(game))!;
-    for (const level of ['easy', 'smart'] as const) {
+    for (const level of BOT_LEVELS) {
       const bot = createBot(level, 'refuse');
       assert.throws(() => bot.decide(viewFor(game, waiting)), /not this seat's turn/);
       assert.throws(() => bot.decide(viewFor(game, null)), /not a player view/);
       assert.ok(bot.decide(viewFor(game, activePlayer(game)!)));
     }
     const { match } = playGame(['easy', 'easy', 'easy'], 'refuse/ended');
-    assert.throws(() => createBot('smart', 'x').decide(viewFor(match.game, 'p0')), /not being played/);
+    for (const level of BOT_LEVELS) assert.throws(() => createBot(level, 'x').decide(viewFor(match.game, 'p0')), /not being played/);
   });
 
   it('imports nothing that could reach a Game, a Match, a room or the clock', () => {

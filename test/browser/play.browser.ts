@@ -514,7 +514,7 @@ describe('/play in Chromium', function () {
         await watcher.waitScreen('lobby');
 
         // Practice bots fill the table: add them, take one out, add it back.
-        for (const level of ['smart', 'easy', 'easy', 'smart']) {
+        for (const level of ['sharp', 'gentle', 'normal', 'gentle']) {
           const before = await host.page.locator('.seat .tag.bot').count();
           await host.page.locator(`#add-bot-${level}`).click();
           await host.page.locator('.seat .tag.bot').nth(before).waitFor();
@@ -524,7 +524,7 @@ describe('/play in Chromium', function () {
         assert.ok(removeBox.height >= 44 && removeBox.width >= 44, `빼기 is thumb-sized (${removeBox.width}×${removeBox.height})`);
         await remove.click();
         await host.page.locator('.seat .tag.bot').nth(3).waitFor({ state: 'detached' });
-        await host.page.locator('#add-bot-easy').click();
+        await host.page.locator('#add-bot-gentle').click();
         await host.page.locator('.seat .tag.bot').nth(3).waitFor();
         await friend.page.locator('.seat .tag.bot').nth(3).waitFor();
         // The same colour for each player on both phones.
@@ -732,7 +732,7 @@ describe('/play in Chromium', function () {
         await kid.page.locator('#lock').click();
         await kid.page.locator('#door.locked #unlock').waitFor();
 
-        await kid.page.locator('#add-bot-easy').click();
+        await kid.page.locator('#add-bot-gentle').click();
         await kid.page.locator('.seat .tag.bot').waitFor();
         await kid.page.locator('#start').click();
         await kid.waitScreen('table');

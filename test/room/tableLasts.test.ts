@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import type { Game } from '../../server/rules';
+import type { Bot } from '../../server/bots';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
 import { create, joinById, TestServer, Tracked, useTestServer } from '../support/server';
@@ -87,10 +88,23 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
   it('seats bots from the host in the lobby; one human and bots play to the end with no refusal', async () => {
     const host = await create(ts, { nickname: '지우' }, 'host');
     const spectator = await joinById(ts, host.room.roomId, { spectator: true }, 'spectator');
+    const room = ts.serverRoom(host.room.roomId);
+    // The level of every bot the room makes, as the bot itself reports it.
+    const made: string[] = [];
+    const newBot = room.newBot.bind(room);
+    room.newBot = (level) => {
+      const bot = newBot(level);
+      made.push((bot.decider as Bot).level);
+      return bot;
+    };
     host.room.send('addBot', { level: 'easy' });
     host.room.send('addBot', {});
     host.room.send('addBot', { level: 'smart' });
     await host.until(() => host.state.players.size === 4, 'three bots');
+    assert.deepEqual(made, ['easy', 'gentle', 'smart'], 'addBot without a level seats a gentle bot; the older names still work');
+    const unknown = host.nextMessage('error');
+    host.room.send('addBot', { level: 'expert' });
+    assert.equal((await unknown).code, 'BAD_PAYLOAD');
     const bots = [...host.state.players.values()].filter((p) => p.bot);
     assert.equal(bots.length, 3);
     assert.equal(new Set(bots.map((b) => b.nickname)).size, 3, 'distinct Korean nicknames');
@@ -104,14 +118,14 @@ describe('room: a table that lasts (PROTOCOL v2)', function () {
     assert.equal((await host.nextMessage('error')).code, 'NOT_A_BOT');
     host.room.send('removeBot', { id: bots[0].id });
     await host.until(() => host.state.players.size === 3, 'a bot removed');
-    for (let i = 0; i < 3; i++) host.room.send('addBot', { level: 'easy' });
+    for (const level of ['sharp', 'normal', 'gentle']) host.room.send('addBot', { level });
     await host.until(() => host.state.players.size === 6, 'a full table');
+    assert.deepEqual(made.slice(3), ['sharp', 'normal', 'gentle']);
     const full = host.nextMessage('error');
     host.room.send('addBot', {});
     assert.equal((await full).code, 'ROOM_FULL');
     const before = host.messagesOf('error').length;
 
-    const room = ts.serverRoom(host.room.roomId);
     const table: Table = { players: [host], spectator, room, byId: (id) => (id === host.id ? host : (undefined as never)) };
     host.room.send('start', {});
     await host.until(() => host.state.phase === 'playing', 'start');

@@ -115,19 +115,23 @@ export function lobbyScreen(page: Page, s: GameSession): HTMLElement {
           'section',
           { class: 'panel bots' },
           el('h2', {}, '🤖 연습 로봇'),
-          el('p', { class: 'muted' }, '사람이 모자라면 로봇과 함께 해요.'),
+          el('p', { class: 'muted' }, '사람이 모자라면 로봇과 함께 해요. 처음이면 다정한 로봇이 좋아요.'),
           el(
             'div',
             { class: 'row' },
-            el(
-              'button',
-              { class: 'big', id: 'add-bot-easy', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('easy')) },
-              '쉬운 로봇',
-            ),
-            el(
-              'button',
-              { class: 'big', id: 'add-bot-smart', disabled: empty === 0, onclick: () => void page.act(() => s.addBot('smart')) },
-              '똑똑한 로봇',
+            // Gentlest first: a child's practice table (issue 34); `easy`/`smart` are older names kept off the page.
+            ...(
+              [
+                ['gentle', '다정한 로봇'],
+                ['normal', '보통 로봇'],
+                ['sharp', '영리한 로봇'],
+              ] as const
+            ).map(([level, label]) =>
+              el(
+                'button',
+                { class: 'big', id: `add-bot-${level}`, disabled: empty === 0, onclick: () => void page.act(() => s.addBot(level)) },
+                label,
+              ),
             ),
           ),
         )
