@@ -18,17 +18,7 @@ import { ErrorCode, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../prot
 import { decideHost } from './host';
 import { joinRefusal, seatOf, watcherOf } from './admission';
 import { distinctNickname } from './names';
-import {
-  barSignal,
-  barSignalOf,
-  everyHumanAway,
-  isCreatorSeat,
-  Joiner,
-  newTableState,
-  SeatState,
-  TableState,
-  TableView,
-} from './state';
+import { barSignal, barSignalOf, everyHumanAway, isCreatorSeat, Joiner, newTableState, SeatState, TableState, TableView } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
 import type { FinishedGame, Outcome, Step, TableBot, TableEvent, TableHooks, TableSettings } from './types';
