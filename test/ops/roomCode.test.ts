@@ -23,7 +23,9 @@ describe('room codes: allocation', () => {
       seen.add(code);
       if (code.startsWith('0')) leadingZero++;
     }
-    assert.ok(seen.size > 4980, `mostly distinct: ${seen.size}`);
+    // 5000 draws from 10^6 codes repeat about 12.5 times (n²/2N, Poisson, sd 3.5): 40 repeats is a
+    // broken draw, not chance (a 4980 bound failed once in CI with 24).
+    assert.ok(seen.size > 4960, `mostly distinct: ${seen.size}`);
     // 10 % of codes start with 0; 5000 draws: far outside 300–700 only with a broken draw.
     assert.ok(leadingZero > 300 && leadingZero < 700, `leading zeros: ${leadingZero}`);
   });
