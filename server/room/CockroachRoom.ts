@@ -3,7 +3,7 @@ import { Dispatcher } from '@colyseus/command';
 import { Client, ClientState, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
 import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
-import { FilteredPatchSerializer } from '../schema/filteredPatches';
+import { FilteredPatchSerializer } from '../colyseus/schema/patchWriter';
 import { Projection } from '../project';
 import { COMMANDS } from '../commands';
 import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
