@@ -35,7 +35,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'matchMaker', property: 'getRoomById', message: 'Use localRoom() (server/colyseus/localRoom.ts): ids can be "__proto__".' },
+        {
+          object: 'matchMaker',
+          property: 'getRoomById',
+          message: 'Use localRoom() (server/colyseus/localRoom.ts): ids can be "__proto__".',
+        },
       ],
     },
   },
