@@ -68,6 +68,13 @@ export const recordsStoreOk = new Gauge({
   registers: [registry],
 });
 
+export const recordDiskTimeouts = new Counter({
+  name: 'cockroach_record_disk_timeouts_total',
+  help: 'Requests the disk worker did not answer in time (failed with TIMEOUT; a write is retried), by request',
+  labelNames: ['op'],
+  registers: [registry],
+});
+
 export const recordsExpired = new Counter({
   name: 'cockroach_records_expired_total',
   help: 'Game records deleted by retention (RECORD_RETENTION_DAYS)',
