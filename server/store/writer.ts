@@ -22,7 +22,7 @@ export interface WriterOptions {
   /** First retry delay; doubles each attempt up to `retryMaxMs`, with jitter so processes spread out. Retries never stop. */
   retryMinMs?: number;
   retryMaxMs?: number;
-  /** How long `write` waits for the disk before it resolves anyway (the failure logged and counted). */
+  /** How long `write` waits for the disk before it resolves `queued` (the failure logged and counted). */
   durableWaitMs?: number;
   /** Records held in memory while the disk fails; beyond this, new records are dropped (and counted). */
   maxMemory?: number;
@@ -61,12 +61,24 @@ export function closeBoundMs(opts: CloseOptions = {}): number {
 }
 const RECOVERY_LOG_EVERY_MS = 60_000;
 
+/**
+ * What `write` knows of a record when it resolves:
+ * - `stored`: on this process's disk (the store, or the outbox in front of PostgreSQL), or in
+ *   PostgreSQL itself: a restart, `kill -9` or power cut no longer loses it.
+ * - `queued`: the disk did not take it within `durableWaitMs`. It is kept in memory, served by
+ *   `get`, retried until the disk takes it (`durable()` resolves then) and, at close, offered to
+ *   PostgreSQL; it is lost only if the process ends first.
+ * - `dropped`: not kept (memory was full of records a failing disk would not take, or the
+ *   writer was closed); logged and counted.
+ */
+export type WriteOutcome = 'stored' | 'queued' | 'dropped';
+
 interface Pending {
   record: FinishedGameRecord;
   row: RecordRow | null;
-  waiters: (() => void)[];
+  waiters: ((outcome: WriteOutcome) => void)[];
   timer: NodeJS.Timeout | null;
-  /** Its write has already resolved without the disk (the wait ran out). */
+  /** Its write has already resolved `queued` (the wait ran out). */
   late: boolean;
 }
 
@@ -103,9 +115,10 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /**
- * Where a finished game goes. `write` puts the record in memory and resolves once it is durable
- * on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL), so the
- * room can tell its players the result only when the game can no longer be lost. All disk work
+ * Where a finished game goes. `write` puts the record in memory and resolves `stored` once it is
+ * durable on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL),
+ * or `queued` when the disk has not taken it within `durableWaitMs` (it stays in memory and is
+ * written when the disk takes it), so the room knows which it is telling its players. All disk work
  * runs on the disk worker's thread (disk.ts): a slow or locked file holds up no game. With
  * PostgreSQL, a delivery loop sends the outbox's records oldest first and deletes them from the
  * outbox once PostgreSQL has them, retrying with capped backoff for as long as it takes, and
@@ -162,24 +175,25 @@ export class RecordWriter implements RecordSource {
   }
 
   /**
-   * Resolves once the record is durable on disk; never rejects. When the disk keeps failing it
-   * resolves after `durableWaitMs` anyway (logged, counted, /ready fails) and the record stays in
-   * memory, retried until the disk takes it.
+   * Resolves `stored` once the record is durable on disk; never rejects. When the disk keeps
+   * failing it resolves `queued` after `durableWaitMs` (logged `record.not_durable`, counted,
+   * /ready fails) and the record stays in memory, retried until the disk takes it. `dropped`
+   * when it is not kept at all (see WriteOutcome).
    */
-  write(record: FinishedGameRecord): Promise<void> {
+  write(record: FinishedGameRecord): Promise<WriteOutcome> {
     try {
       if (this.stopped) {
         this.drop(record.gameId, 'closed');
-        return Promise.resolve();
+        return Promise.resolve('dropped');
       }
       const known = this.memory.get(record.gameId);
-      if (known) return known.late ? Promise.resolve() : new Promise((resolve) => known.waiters.push(resolve));
+      if (known) return known.late ? Promise.resolve('queued') : new Promise((resolve) => known.waiters.push(resolve));
       if (this.memory.size >= this.opts.maxMemory) {
         this.drop(record.gameId, 'memory_full');
-        return Promise.resolve();
+        return Promise.resolve('dropped');
       }
       const pending: Pending = { record, row: null, waiters: [], timer: null, late: false };
-      const durable = new Promise<void>((resolve) => pending.waiters.push(resolve));
+      const durable = new Promise<WriteOutcome>((resolve) => pending.waiters.push(resolve));
       pending.timer = setTimeout(() => this.late(pending), this.opts.durableWaitMs).unref();
       this.memory.set(record.gameId, pending);
       recordQueue.set(this.memory.size);
@@ -188,7 +202,7 @@ export class RecordWriter implements RecordSource {
       return durable;
     } catch (error) {
       log.error('record.write_crashed', { gameId: record?.gameId }, error);
-      return Promise.resolve();
+      return Promise.resolve(this.memory.has(record?.gameId) ? 'queued' : 'dropped');
     }
   }
 
@@ -237,7 +251,7 @@ export class RecordWriter implements RecordSource {
     this.deliverySleep.wake();
     await within(Promise.all([this.diskLoop, this.deliveryLoop]), SETTLE_MS);
     for (const pending of [...this.memory.values()]) {
-      this.forget(pending);
+      this.forget(pending, 'dropped');
       this.drop(pending.record.gameId, 'closed');
     }
     const left = { outbox: this.outbox, file: this.disk.file };
@@ -289,7 +303,7 @@ export class RecordWriter implements RecordSource {
       try {
         const rows = batch.map((p) => (p.row ??= rowOf(p.record)));
         const added = await this.disk.put(rows);
-        for (const pending of batch) this.forget(pending);
+        for (const pending of batch) this.forget(pending, 'stored');
         recordsSaved.inc(batch.length);
         if (this.diskAttempt > 0) log.info('records.disk_resumed', { attempts: this.diskAttempt, file: this.disk.file });
         this.diskAttempt = 0;
@@ -376,7 +390,7 @@ export class RecordWriter implements RecordSource {
       log.warn('record.delivery_failed', { where: 'postgres', attempt: 1, outbox: this.outbox, code: errorCode(error) }, error);
       return;
     }
-    for (const pending of batch) this.forget(pending);
+    for (const pending of batch) this.forget(pending, 'stored');
     recordsDelivered.inc(batch.length);
     this.updateHealth();
   }
@@ -386,13 +400,13 @@ export class RecordWriter implements RecordSource {
     return new Promise((resolve) => this.waiters.push({ until, resolve }));
   }
 
-  /** Out of memory: durable, delivered, or dropped. Its writer hears at once. */
-  private forget(pending: Pending): void {
+  /** Out of memory: durable, delivered (`stored`), or `dropped`. Its writer hears at once. */
+  private forget(pending: Pending, outcome: WriteOutcome): void {
     if (this.memory.get(pending.record.gameId) !== pending) return;
     this.memory.delete(pending.record.gameId);
     if (pending.timer) clearTimeout(pending.timer);
     if (pending.late) this.lateCount--;
-    for (const resolve of pending.waiters.splice(0)) resolve();
+    for (const resolve of pending.waiters.splice(0)) resolve(outcome);
     recordQueue.set(this.memory.size);
   }
 
@@ -403,7 +417,7 @@ export class RecordWriter implements RecordSource {
     this.lateCount++;
     recordsNotDurable.inc();
     log.error('record.not_durable', { gameId: pending.record.gameId, waitedMs: this.opts.durableWaitMs, queued: this.memory.size });
-    for (const resolve of pending.waiters.splice(0)) resolve();
+    for (const resolve of pending.waiters.splice(0)) resolve('queued');
     this.updateHealth();
   }
 
