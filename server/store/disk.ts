@@ -5,6 +5,7 @@ import { log } from '../ops/log';
 import type { DiskReply, DiskRequest, DiskWorkerData, FileEvent } from './diskWorker';
 import type { FileKind } from './sqliteFile';
 import { recordDiskTimeouts } from './metrics';
+import type { QuarantineEntry } from './quarantine';
 import { GameStore, LocalRecords, OutboxRow, RecordRow, rowOf } from './types';
 
 /** A write waits this long for another process's lock before the attempt fails (and is retried). */
@@ -97,6 +98,11 @@ export class DiskStore implements GameStore, LocalRecords {
 
   remove(gameIds: readonly string[]): Promise<number> {
     return this.call({ op: 'remove', gameIds: [...gameIds] }) as Promise<number>;
+  }
+
+  /** Sets rows aside in the quarantine folder beside the file (quarantine.ts). */
+  async quarantine(entries: readonly QuarantineEntry[]): Promise<void> {
+    await this.call({ op: 'quarantine', entries: [...entries] });
   }
 
   deleteOlderThan(ageMs: number, now = Date.now()): Promise<number> {

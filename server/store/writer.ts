@@ -11,12 +11,14 @@ import {
   recordsDelivered,
   recordsDropped,
   recordsNotDurable,
+  recordsQuarantined,
   recordsSaved,
   recordsStoreOk,
   recordWriteFailures,
 } from './metrics';
 import type { FileLoss } from './sqliteFile';
-import { LocalRecords, RecordRow, DeliveryTarget, RecordSource, rowOf } from './types';
+import { isRowError, QuarantineEntry, quarantineDir, rowOrProblem } from './quarantine';
+import { LocalRecords, RecordRow, DeliveryTarget, RecordSource, rowOf, OutboxRow } from './types';
 
 export interface WriterOptions {
   /** First retry delay; doubles each attempt up to `retryMaxMs`, with jitter so processes spread out. Retries never stop. */
@@ -70,8 +72,10 @@ const RECOVERY_LOG_EVERY_MS = 60_000;
  *   PostgreSQL; it is lost only if the process ends first.
  * - `dropped`: not kept (memory was full of records a failing disk would not take, or the
  *   writer was closed); logged and counted.
+ * - `quarantined`: no store takes it (it cannot be serialized, or the file refused it alone): set
+ *   aside in the quarantine folder, logged and counted, never served (quarantine.ts).
  */
-export type WriteOutcome = 'stored' | 'queued' | 'dropped';
+export type WriteOutcome = 'stored' | 'queued' | 'dropped' | 'quarantined';
 
 interface Pending {
   record: FinishedGameRecord;
@@ -301,10 +305,27 @@ export class RecordWriter implements RecordSource {
     while (this.memory.size > 0 && !this.stopped) {
       const batch = [...this.memory.values()].slice(0, DISK_BATCH);
       try {
-        const rows = batch.map((p) => (p.row ??= rowOf(p.record)));
-        const added = await this.disk.put(rows);
-        for (const pending of batch) this.forget(pending, 'stored');
-        recordsSaved.inc(batch.length);
+        // A record no store can take is set aside first: it would fail the batch at every retry.
+        const bad: [Pending, QuarantineEntry][] = [];
+        for (const pending of batch) {
+          if (pending.row) continue;
+          const made = rowOrProblem(pending.record);
+          if ('row' in made) pending.row = made.row;
+          else bad.push([pending, { ...made.problem, where: 'disk' }]);
+        }
+        if (bad.length > 0) await this.setAside(bad.map(([, entry]) => entry));
+        for (const [pending] of bad) this.forget(pending, 'quarantined');
+        const good = batch.filter((p) => p.row !== null && this.memory.get(p.record.gameId) === p);
+        let added: number;
+        try {
+          added = await this.disk.put(good.map((p) => p.row!));
+        } catch (error) {
+          // One row the file refuses: each row alone, and the one that still fails goes aside.
+          if (!isRowError(error) || good.length === 0) throw error;
+          added = await this.putOneByOne(good);
+        }
+        for (const pending of good) this.forget(pending, 'stored');
+        recordsSaved.inc(good.length);
         if (this.diskAttempt > 0) log.info('records.disk_resumed', { attempts: this.diskAttempt, file: this.disk.file });
         this.diskAttempt = 0;
         if (this.remote) {
@@ -329,6 +350,71 @@ export class RecordWriter implements RecordSource {
     this.diskLoop = null;
   }
 
+  /** Puts each row alone; a row refused alone is set aside (and left out of `pendings`). Other failures throw. */
+  private async putOneByOne(pendings: Pending[]): Promise<number> {
+    let added = 0;
+    for (const pending of [...pendings]) {
+      try {
+        added += await this.disk.put([pending.row!]);
+      } catch (error) {
+        if (!isRowError(error)) throw error;
+        await this.setAside([
+          {
+            gameId: pending.record.gameId,
+            where: 'disk',
+            code: errorCode(error) ?? 'REFUSED',
+            message: String((error as Error)?.message),
+            row: pending.row,
+            dump: null,
+          },
+        ]);
+        this.forget(pending, 'quarantined');
+        pendings.splice(pendings.indexOf(pending), 1);
+      }
+    }
+    return added;
+  }
+
+  /** Delivers each row alone; a row PostgreSQL refuses alone moves from the outbox to quarantine. Other failures throw. */
+  private async deliverOneByOne(rows: readonly OutboxRow[]): Promise<number> {
+    let delivered = 0;
+    for (const row of rows) {
+      try {
+        await this.remote!.saveRows([row]);
+        delivered++;
+      } catch (error) {
+        if (!isRowError(error)) throw error;
+        const { addedMs: _, ...plain } = row;
+        await this.setAside([
+          {
+            gameId: row.gameId,
+            where: 'postgres',
+            code: errorCode(error)!,
+            message: String((error as Error)?.message),
+            row: plain,
+            dump: null,
+          },
+        ]);
+      }
+    }
+    return delivered;
+  }
+
+  /** Durable in the quarantine folder, then counted and logged; throws (retried) when the disk cannot. */
+  private async setAside(entries: QuarantineEntry[]): Promise<void> {
+    await this.disk.quarantine(entries);
+    for (const entry of entries) {
+      recordsQuarantined.inc({ where: entry.where });
+      log.error('record.quarantined', {
+        gameId: entry.gameId,
+        where: entry.where,
+        code: entry.code,
+        msg: entry.message,
+        folder: quarantineDir(this.disk.file),
+      });
+    }
+  }
+
   private async runDelivery(): Promise<void> {
     let counted = false;
     while (!this.stopped) {
@@ -350,11 +436,19 @@ export class RecordWriter implements RecordSource {
         }
         this.oldestOutboxMs = rows[0].addedMs;
         where = 'postgres';
-        await this.remote!.saveRows(rows);
+        let delivered = rows.length;
+        try {
+          await this.remote!.saveRows(rows);
+        } catch (error) {
+          // One row PostgreSQL refuses (a value out of range, a character it cannot store): each
+          // row alone, the refused one set aside, so it no longer blocks the outbox.
+          if (!isRowError(error)) throw error;
+          delivered = await this.deliverOneByOne(rows);
+        }
         where = 'disk';
         const removed = await this.disk.remove(rows.map((r) => r.gameId));
         this.outbox = Math.max(0, this.outbox - removed);
-        recordsDelivered.inc(rows.length);
+        recordsDelivered.inc(delivered);
         if (this.deliveryAttempt > 0) {
           log.info('records.delivery_resumed', {
             attempts: this.deliveryAttempt,

@@ -4,6 +4,7 @@ import { registry } from '../../server/ops/metrics';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { recordsHealth } from '../../server/store/health';
 import { closeBoundMs, RecordWriter } from '../../server/store/writer';
+import type { QuarantineEntry } from '../../server/store/quarantine';
 import type { LocalRecords, OutboxRow, RecordRow, DeliveryTarget } from '../../server/store/types';
 import { playGame } from '../fairness/games';
 
@@ -54,6 +55,11 @@ class FakeLocal implements LocalRecords {
   }
   async count(): Promise<number> {
     return this.rows.size;
+  }
+  readonly quarantined: QuarantineEntry[] = [];
+  async quarantine(entries: readonly QuarantineEntry[]): Promise<void> {
+    await this.faults.check('quarantine');
+    this.quarantined.push(...entries);
   }
   async check(): Promise<void> {}
   async close(): Promise<void> {
