@@ -7,6 +7,8 @@ import { setLogSink } from '../../server/ops/log';
 import { registry } from '../../server/ops/metrics';
 import { openRedisLink } from '../../server/ops/redisLink';
 import { localRooms, OpsRoom } from '../../server/ops/rooms';
+import { bootEdge } from '../http/support';
+import type { TestServer } from '../support/server';
 import { requireTestRedis, TestRedis, waitFor } from './support';
 
 /** A "Redis" that accepts connections and never answers a command (a paused or wedged server). */
@@ -38,11 +40,18 @@ async function failures(reason: string): Promise<number> {
 describe('cluster: a resync that Redis never answers', function () {
   this.timeout(20000);
   let redis: TestRedis | null = null;
+  let server: TestServer | null = null;
 
   before(async function () {
     redis = await requireTestRedis(this, 'the resync timeout test');
+    // A server running in this process: a resync is skipped while Colyseus shuts down, and an
+    // earlier test's server may have left the matchmaker shut down.
+    server = await bootEdge();
   });
-  after(() => redis?.stop());
+  after(async () => {
+    await server?.server.close();
+    await redis?.stop();
+  });
 
   it('fails with RESYNC_TIMEOUT (logged, counted), keeps the process busy, and the next beat puts the state back', async () => {
     const silent = await silentRedis();
