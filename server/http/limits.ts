@@ -5,6 +5,16 @@ import { HourWindow, MinuteWindow } from './windows';
 
 export type LimitCode = 'TOO_MANY_REQUESTS' | 'TOO_MANY_LOBBIES' | 'TOO_MANY_GUESSES';
 
+/** An admitted create, charged: says what became of it. Each ends the create's hold on the lobby limit. */
+export interface CreateTicket {
+  /** It made this room: a lobby of its creator from now on. */
+  opened(room: { roomId: string; processId?: string }): void;
+  /** A joinOrCreate that joined a room after all: the create is given back. */
+  joined(): void;
+  /** It made nothing (refused, failed): the create stays charged. Idempotent; a no-op after the others. */
+  release(): void;
+}
+
 /** One limit counted twice: per identity (a person) and per address (the backstop). */
 interface Pair<T> {
   player: T;
@@ -28,35 +38,63 @@ export class EdgeLimits {
   private readonly lobbies: Pair<LobbyLedger>;
   private readonly pending: Pair<PendingSeats>;
 
-  constructor(edge: EdgeConfig, now: () => number = Date.now) {
+  /** `listing`: where lobbies on other processes are looked up (tests: a driver of their own). */
+  constructor(edge: EdgeConfig, now: () => number = Date.now, listing?: ConstructorParameters<typeof LobbyLedger>[2]) {
     const seatMs = edge.seatReservationSeconds * 1000;
     this.creates = { player: new MinuteWindow(edge.createsPerMinute, now), address: new MinuteWindow(edge.addressCreatesPerMinute, now) };
     this.joins = { player: new MinuteWindow(edge.joinsPerMinute, now), address: new MinuteWindow(edge.addressJoinsPerMinute, now) };
     this.wrongCodes = { player: new HourWindow(edge.wrongCodesPerHour, now), address: new HourWindow(edge.addressWrongCodesPerHour, now) };
     this.guests = new HourWindow(edge.guestsPerAddressPerHour, now);
     this.renewals = new HourWindow(edge.guestRenewalsPerAddressPerHour, now);
-    this.lobbies = { player: new LobbyLedger(edge.lobbiesPerPlayer, now), address: new LobbyLedger(edge.lobbiesPerAddress, now) };
+    this.lobbies = {
+      player: new LobbyLedger(edge.lobbiesPerPlayer, now, listing),
+      address: new LobbyLedger(edge.lobbiesPerAddress, now, listing),
+    };
     this.pending = {
       player: new PendingSeats(edge.pendingSeatsPerPlayer, seatMs, now),
       address: new PendingSeats(edge.pendingSeatsPerAddress, seatMs, now),
     };
   }
 
-  /** Why this identity may not create a room now (or a joinOrCreate may not create), else null. Charges nothing. */
-  async createRefusal(who: Identity): Promise<LimitCode | null> {
+  /**
+   * Checks and charges a create (or a joinOrCreate that may create) in one step: the creates are
+   * charged and a place on the lobby limit held before the first await (a lobby elsewhere is read
+   * from the shared listing), so concurrent creates of one identity cannot all pass one check.
+   * A refusal charges nothing.
+   */
+  async takeCreate(who: Identity): Promise<CreateTicket | LimitCode> {
     if (!this.each(who, (w, key) => w.peek(key), this.creates)) return 'TOO_MANY_REQUESTS';
     if (!this.seatsFree(who)) return 'TOO_MANY_REQUESTS';
-    for (const [ledger, key] of this.levels(who, this.lobbies)) if (!(await ledger.mayOpen(key))) return 'TOO_MANY_LOBBIES';
-    return null;
-  }
-
-  chargeCreate(who: Identity): void {
     for (const [window, key] of this.levels(who, this.creates)) window.take(key);
-  }
-
-  /** A joinOrCreate charged as a create that joined a room after all. */
-  refundCreate(who: Identity): void {
-    for (const [window, key] of this.levels(who, this.creates)) window.giveBack(key);
+    const held = this.levels(who, this.lobbies).map(([ledger, key]) => ({ ledger, key, ticket: ledger.hold(key) }));
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      for (const { ledger, key, ticket } of held) ledger.release(key, ticket);
+    };
+    const refund = () => {
+      for (const [window, key] of this.levels(who, this.creates)) window.giveBack(key);
+    };
+    for (const { ledger, key, ticket } of held) {
+      if (await ledger.fits(key, ticket)) continue;
+      release();
+      refund();
+      return 'TOO_MANY_LOBBIES';
+    }
+    return {
+      opened: (room) => {
+        if (done) return;
+        release();
+        for (const [ledger, key] of this.levels(who, this.lobbies)) ledger.opened(key, room);
+      },
+      joined: () => {
+        if (done) return;
+        release();
+        refund();
+      },
+      release,
+    };
   }
 
   /** Why this identity may not join a room now, else null. Charges nothing. */
@@ -91,10 +129,6 @@ export class EdgeLimits {
   /** One more guest token renewal for this address? Counts it when so. */
   mayRenewGuest(address: string): boolean {
     return this.renewals.take(address);
-  }
-
-  opened(who: Identity, room: { roomId: string; processId?: string }): void {
-    for (const [ledger, key] of this.levels(who, this.lobbies)) ledger.opened(key, room);
   }
 
   reserved(who: Identity, reservation: { sessionId: string; room: { roomId: string; processId?: string } }): void {

@@ -22,6 +22,9 @@ interface OpenLobby {
  */
 export class LobbyLedger {
   private readonly byKey = new Map<string, OpenLobby[]>();
+  /** Creates under way (admitted, their room not made yet), by key: each a ticket number. */
+  private readonly holds = new Map<string, number[]>();
+  private nextHold = 1;
 
   constructor(
     private readonly limit: number,
@@ -35,7 +38,31 @@ export class LobbyLedger {
   }
 
   async mayOpen(key: string): Promise<boolean> {
-    return this.limit <= 0 || (await this.open(key)) < this.limit;
+    return this.limit <= 0 || (await this.open(key)) + (this.holds.get(key)?.length ?? 0) < this.limit;
+  }
+
+  /**
+   * Holds a place for a create under way, before any await: a create of the same key that comes
+   * while this one is being checked counts it. `fits` then says whether this one is within the
+   * limit (counting the creates held before it); `release` ends the hold (created, joined, failed).
+   */
+  hold(key: string): number {
+    const ticket = this.nextHold++;
+    if (this.limit > 0) this.holds.set(key, [...(this.holds.get(key) ?? []), ticket]);
+    return ticket;
+  }
+
+  async fits(key: string, ticket: number): Promise<boolean> {
+    if (this.limit <= 0) return true;
+    const open = await this.open(key);
+    const before = (this.holds.get(key) ?? []).filter((t) => t <= ticket).length;
+    return open + before <= this.limit;
+  }
+
+  release(key: string, ticket: number): void {
+    const list = this.holds.get(key)?.filter((t) => t !== ticket);
+    if (!list || list.length === 0) this.holds.delete(key);
+    else this.holds.set(key, list);
   }
 
   opened(key: string, room: { roomId: string; processId?: string }): void {

@@ -23,7 +23,7 @@ import { reconnectRefusal, seatBack } from '../room/seats';
 import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
-import { EdgeLimits, LimitCode } from './limits';
+import { CreateTicket, EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
 import { localRoom, ownValue } from '../colyseus/localRoom';
 import { isLockedRoom, isRefusedSeat, listingById } from '../colyseus/matchmaker';
@@ -173,7 +173,26 @@ export class MatchmakeGuard {
     attachIdentity(req, who);
 
     const roomId = method === 'joinById' ? roomIdOf(target) : target;
-    const { mode, cannotCreate, joinCharged } = await this.admit(method, roomId, who);
+    const { mode, cannotCreate, joinCharged, ticket } = await this.admit(method, roomId, who);
+    try {
+      return await this.serveAdmitted(req, res, method, mode, roomId, who, cannotCreate, joinCharged, ticket);
+    } finally {
+      // Whatever ended the request before the matchmaker made a room: the lobby place is free again.
+      ticket?.release();
+    }
+  }
+
+  private async serveAdmitted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: Mode,
+    mode: Mode,
+    roomId: string | null,
+    who: Identity,
+    cannotCreate: LimitCode | undefined,
+    joinCharged: boolean | undefined,
+    ticket: CreateTicket | undefined,
+  ): Promise<unknown> {
     if (method === 'joinById' && roomId === null) {
       this.limits.wrongCode(who);
       throw { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
@@ -200,7 +219,7 @@ export class MatchmakeGuard {
       if (refused === 'NOT_YOUR_SEAT') throw new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
       if (refused) throw { status: refusedStatus(refused), code: refused } satisfies Refusal;
     }
-    return this.matchmake(mode, cannotCreate, roomId!, options, spectator, who, req);
+    return this.matchmake(mode, cannotCreate, roomId!, options, spectator, who, req, ticket);
   }
 
   /**
@@ -212,24 +231,21 @@ export class MatchmakeGuard {
     method: Mode,
     roomId: string | null,
     who: Identity,
-  ): Promise<{ mode: Mode; cannotCreate?: LimitCode; joinCharged?: boolean }> {
+  ): Promise<{ mode: Mode; cannotCreate?: LimitCode; joinCharged?: boolean; ticket?: CreateTicket }> {
     switch (method) {
       case 'reconnect':
         return { mode: method };
       case 'create': {
-        const refused = await this.limits.createRefusal(who);
-        if (refused) throw { status: 429, code: refused } satisfies Refusal;
-        this.limits.chargeCreate(who);
-        return { mode: method };
+        const ticket = await this.limits.takeCreate(who);
+        if (typeof ticket === 'string') throw { status: 429, code: ticket } satisfies Refusal;
+        return { mode: method, ticket };
       }
       case 'joinOrCreate': {
         // joinOrCreate that may create is charged as a create (refunded if it joined after all);
         // past its creates it may still join a room, and nothing else.
-        const cannotCreate = await this.limits.createRefusal(who);
-        if (cannotCreate === null) {
-          this.limits.chargeCreate(who);
-          return { mode: method };
-        }
+        const ticket = await this.limits.takeCreate(who);
+        if (typeof ticket !== 'string') return { mode: method, ticket };
+        const cannotCreate = ticket;
         const refused = this.limits.joinRefusal(who);
         if (refused) throw { status: 429, code: refused } satisfies Refusal;
         this.limits.chargeJoin(who);
@@ -259,25 +275,27 @@ export class MatchmakeGuard {
     spectator: boolean,
     who: Identity,
     req: IncomingMessage,
+    ticket: CreateTicket | undefined,
   ): Promise<unknown> {
-    let reservation: { sessionId: string; room: { roomId: string; processId?: string; clients?: number } };
+    let reservation: Reservation;
+    let created = mode === 'create';
     try {
-      const call = matchMaker as unknown as Record<Mode, (target: string, options: unknown, auth: unknown) => Promise<typeof reservation>>;
       // The token stays here: the room class's static onAuth reads the Identity off the request.
-      reservation = await call[mode](mode === 'joinById' || mode === 'reconnect' ? roomId : ROOM_NAME, options, {
-        token: undefined,
-        request: req,
-      });
+      const auth = { token: undefined, request: req };
+      if (mode === 'joinOrCreate') ({ reservation, created } = await joinOrCreate(options, auth));
+      else {
+        const call = matchMaker as unknown as Record<Mode, (target: string, options: unknown, auth: unknown) => Promise<Reservation>>;
+        reservation = await call[mode](mode === 'joinById' || mode === 'reconnect' ? roomId : ROOM_NAME, options, auth);
+      }
     } catch (error) {
       throw await this.failed(error, mode, cannotCreate, roomId, options, spectator, who);
     }
     if (mode === 'reconnect') return reservation;
     this.limits.reserved(who, reservation);
-    // joinOrCreate that found a room joined it; only a fresh room (its first seat) is a lobby of this person.
-    const created = mode === 'create' || (mode === 'joinOrCreate' && reservation.room.clients === 1);
-    if (created) this.limits.opened(who, reservation.room);
+    // Only a room this request made is a lobby of this person; a joinOrCreate that joined pays a join.
+    if (created) ticket?.opened(reservation.room);
     else if (mode === 'joinOrCreate') {
-      this.limits.refundCreate(who);
+      ticket?.joined();
       this.limits.chargeJoin(who);
     }
     return reservation;
@@ -575,4 +593,28 @@ function parseOptions(method: Mode, body: string, who: Identity): { options: Rec
 
 function isPlain(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Reservation = { sessionId: string; room: { roomId: string; processId?: string } };
+/** A quick match whose room filled or locked between the listing and the seat looks again this often before it makes one. */
+const JOIN_TRIES = 3;
+
+/**
+ * Colyseus's joinOrCreate, from its documented `join` and `create`, so the answer says which it
+ * did: in Redis mode the reservation's room is a copy (a listing read before the seat, or a
+ * remote create's answer), whose client count tells nothing about who made it.
+ */
+async function joinOrCreate(
+  options: Record<string, unknown>,
+  auth: matchMaker.AuthOptions,
+): Promise<{ reservation: Reservation; created: boolean }> {
+  for (let tries = 1; tries <= JOIN_TRIES; tries++) {
+    try {
+      return { reservation: await matchMaker.join(ROOM_NAME, options, auth), created: false };
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === MATCHMAKE_INVALID_CRITERIA) break;
+      if (!isRefusedSeat(error)) throw error;
+    }
+  }
+  return { reservation: await matchMaker.create(ROOM_NAME, options, auth), created: true };
 }

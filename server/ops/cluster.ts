@@ -48,6 +48,21 @@ export const SUSPECT_MS = 2500;
 export const REAP_AFTER_MS = 2500;
 /** The view is trusted this long after the last successful beat. */
 const VIEW_FRESH_MS = 2500;
+/**
+ * A resync not done in this long fails (RESYNC_TIMEOUT) and is tried again at the next beat.
+ * The listings go through Colyseus's driver connection, which has no command timeout: one save
+ * Redis never answers would otherwise stop every beat, let this process's alive key expire (6 s,
+ * with a beat's own 2 s) and have its peers bury it alive.
+ */
+export const RESYNC_TIMEOUT_MS = 3000;
+
+export class ResyncTimeout extends Error {
+  readonly code = 'RESYNC_TIMEOUT';
+  constructor(ms: number) {
+    super(`the resync did not finish within ${ms} ms (Redis did not answer)`);
+    this.name = 'ResyncTimeout';
+  }
+}
 
 const BEAT = `
 local pid = ARGV[1]
@@ -104,6 +119,7 @@ export class Cluster {
     private readonly codes: RedisRoomCodes | null,
     private readonly connections: Connection[],
     private readonly now: () => number = Date.now,
+    private readonly resyncTimeoutMs = RESYNC_TIMEOUT_MS,
   ) {
     let linkReadyBefore = false;
     link.on('ready', () => {
@@ -300,24 +316,39 @@ export class Cluster {
     if (why === null || this.resyncing || matchMaker.isGracefullyShuttingDown) return;
     this.resyncing = true;
     this.pending = null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new ResyncTimeout(this.resyncTimeoutMs)), this.resyncTimeoutMs)),
+    );
+    // A timed-out attempt may still finish later: harmless, every step writes what is true now.
+    const work = this.putBack();
+    work.catch(() => undefined);
     try {
-      const codes = this.codes ? await this.codes.resync() : { reclaimed: 0, conflicts: [] };
-      let rooms = 0;
-      for (const room of localRooms) {
-        const listing = room.listing;
-        if (!listing?.roomId) continue; // still being created: Colyseus saves it when done
-        await listing.save();
-        rooms++;
-      }
-      if (isDraining()) await this.link.sadd(DRAINING_KEY, this.processId);
+      const { rooms, codes } = await Promise.race([work, late]);
       clusterMetrics.resynced(why);
       log.info('cluster.resynced', { why, rooms, codes: codes.reclaimed, conflicts: codes.conflicts.length });
     } catch (error) {
       this.needResync(why);
-      log.warn('cluster.resync_failed', { why }, error);
+      const code = error instanceof ResyncTimeout ? error.code : undefined;
+      clusterMetrics.resyncFailed(code === undefined ? 'error' : 'timeout');
+      log.warn('cluster.resync_failed', { why, code }, error);
     } finally {
+      clearTimeout(timer);
       this.resyncing = false;
     }
+  }
+
+  private async putBack(): Promise<{ rooms: number; codes: { reclaimed: number; conflicts: unknown[] } }> {
+    const codes = this.codes ? await this.codes.resync() : { reclaimed: 0, conflicts: [] };
+    let rooms = 0;
+    for (const room of localRooms) {
+      const listing = room.listing;
+      if (!listing?.roomId) continue; // still being created: Colyseus saves it when done
+      await listing.save();
+      rooms++;
+    }
+    if (isDraining()) await this.link.sadd(DRAINING_KEY, this.processId);
+    return { rooms, codes };
   }
 
   /** Survivors bury processes seen dead for REAP_AFTER_MS (never during a settle window). */

@@ -11,9 +11,9 @@ interface Observed {
 }
 
 let observed: Observed | null = null;
-let metrics: { resyncs: Counter; buried: Counter } | null = null;
+let metrics: { resyncs: Counter; resyncFailures: Counter; buried: Counter } | null = null;
 
-function register(): { resyncs: Counter; buried: Counter } {
+function register(): { resyncs: Counter; resyncFailures: Counter; buried: Counter } {
   new Gauge({
     name: 'cockroach_redis_up',
     help: '1 while every Redis connection of this process is up and its last liveness beat went through, else 0',
@@ -40,12 +40,19 @@ function register(): { resyncs: Counter; buried: Counter } {
     registers: [registry],
   });
   for (const why of ['reconnected', 'wiped', 'expired', 'excluded']) resyncs.inc({ why }, 0);
+  const resyncFailures = new Counter({
+    name: 'cockroach_redis_resync_failures_total',
+    help: 'Resyncs that failed and are tried again at the next beat, by reason (timeout: not done within 3 s; error: Redis refused)',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  for (const reason of ['timeout', 'error']) resyncFailures.inc({ reason }, 0);
   const buried = new Counter({
     name: 'cockroach_processes_buried_total',
     help: 'Dead processes this process buried (listings removed, codes quarantined)',
     registers: [registry],
   });
-  return { resyncs, buried };
+  return { resyncs, resyncFailures, buried };
 }
 
 export const clusterMetrics = {
@@ -56,6 +63,9 @@ export const clusterMetrics = {
   },
   resynced(why: string): void {
     metrics?.resyncs.inc({ why });
+  },
+  resyncFailed(reason: 'timeout' | 'error'): void {
+    metrics?.resyncFailures.inc({ reason });
   },
   buried(): void {
     metrics?.buried.inc();

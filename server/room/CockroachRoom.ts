@@ -54,8 +54,9 @@ export type { RoomMetadata } from './listing';
 const GAME_ACTION_SET: ReadonlySet<string> = new Set(GAME_ACTIONS);
 
 /**
- * Where finished games go (server/store/). `write` resolves once the record is durable on this
- * server's disk and never rejects; a writer that returns nothing is taken as done at once.
+ * Where finished games go (server/store/). `write` never rejects; it resolves once the record is
+ * on this server's disk, or after a bounded wait with the record still in memory (the store's
+ * `WriteOutcome` says which). A writer that returns nothing is taken as done at once.
  */
 export interface RecordSink {
   write(record: FinishedGameRecord): Promise<unknown> | void;
@@ -378,9 +379,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   }
 
   /**
-   * The ended patch went out at once; `result` (which names the record by its gameId) waits
-   * until the record is kept on this server's disk, so a result never names a record that could
-   * be lost. A writer that returns nothing counts as done at once.
+   * The ended patch went out at once; `result` (which names the record by its gameId) waits for
+   * the writer: until the record is on this server's disk, or, while that disk fails, its bound
+   * (about 2 s; the record then waits in memory, is served from there and written once the disk
+   * takes it, logged `record.not_durable`). A results screen never waits on a broken disk.
    */
   private async announce({ record, result }: FinishedGame): Promise<void> {
     try {

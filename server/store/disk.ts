@@ -4,10 +4,29 @@ import type { FinishedGameRecord } from '../fairness/record';
 import { log } from '../ops/log';
 import type { DiskReply, DiskRequest, DiskWorkerData, FileEvent } from './diskWorker';
 import type { FileKind } from './sqliteFile';
+import { recordDiskTimeouts } from './metrics';
+import type { QuarantineEntry } from './quarantine';
 import { GameStore, LocalRecords, OutboxRow, RecordRow, rowOf } from './types';
 
 /** A write waits this long for another process's lock before the attempt fails (and is retried). */
 export const BUSY_TIMEOUT_MS = 500;
+/**
+ * A request the worker has not answered in this long fails (code TIMEOUT): a stuck fsync or a
+ * hung worker holds no caller forever. Far above a normal answer (milliseconds; a migration at
+ * start may wait 5 s for another process's lock; a lost file's salvage copies every row).
+ */
+export const REQUEST_TIMEOUT_MS = 15_000;
+/** Opening starts the thread and migrates (waiting up to 5 s for another process doing it too). */
+const OPEN_TIMEOUT_MS = 30_000;
+/** `close` gives the worker this long to close the file and end. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
+export interface DiskOptions {
+  requestTimeoutMs?: number;
+  openTimeoutMs?: number;
+  /** Starts the worker thread (tests: a worker that stalls). */
+  startWorker?: (data: DiskWorkerData) => Worker;
+}
 
 /** Omit<> of a union, member by member. */
 type RequestBody = DiskRequest extends infer R ? (R extends DiskRequest ? Omit<R, 'id'> : never) : never;
@@ -38,13 +57,19 @@ export class DiskStore implements GameStore, LocalRecords {
     readonly file: string,
     readonly kind: FileKind,
     private readonly onEvents: (events: FileEvent[]) => void,
+    private readonly opts: DiskOptions,
   ) {}
 
   /** Opens (creates, migrates) the file in a new worker; rejects when it cannot, as a bad setting at start does. */
-  static async open(file: string, kind: FileKind, onEvents: (events: FileEvent[]) => void = () => undefined): Promise<DiskStore> {
-    const store = new DiskStore(path.resolve(file), kind, onEvents);
+  static async open(
+    file: string,
+    kind: FileKind,
+    onEvents: (events: FileEvent[]) => void = () => undefined,
+    opts: DiskOptions = {},
+  ): Promise<DiskStore> {
+    const store = new DiskStore(path.resolve(file), kind, onEvents, opts);
     try {
-      await store.call({ op: 'open' });
+      await store.call({ op: 'open' }, opts.openTimeoutMs ?? OPEN_TIMEOUT_MS);
     } catch (error) {
       await store.close();
       throw error;
@@ -75,6 +100,11 @@ export class DiskStore implements GameStore, LocalRecords {
     return this.call({ op: 'remove', gameIds: [...gameIds] }) as Promise<number>;
   }
 
+  /** Sets rows aside in the quarantine folder beside the file (quarantine.ts). */
+  async quarantine(entries: readonly QuarantineEntry[]): Promise<void> {
+    await this.call({ op: 'quarantine', entries: [...entries] });
+  }
+
   deleteOlderThan(ageMs: number, now = Date.now()): Promise<number> {
     return this.call({ op: 'expire', cutoffMs: now - ageMs }) as Promise<number>;
   }
@@ -97,30 +127,53 @@ export class DiskStore implements GameStore, LocalRecords {
     this.closed = true;
     const worker = this.worker;
     if (!worker) return;
-    await this.send(worker, { op: 'close' }).catch(() => undefined);
-    await worker.terminate();
+    await this.send(worker, { op: 'close' }, CLOSE_TIMEOUT_MS).catch(() => undefined);
+    // A thread stuck in a system call ends only when the call returns: the process does not wait for it.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()));
+    await Promise.race([
+      worker.terminate().then(
+        () => undefined,
+        () => undefined,
+      ),
+      late,
+    ]).finally(() => clearTimeout(timer));
   }
 
-  private call(body: RequestBody): Promise<unknown> {
+  private call(body: RequestBody, timeoutMs?: number): Promise<unknown> {
     if (this.closed) return Promise.reject(new DiskError('the record file is closed', 'CLOSED'));
-    return this.send(this.worker ?? this.start(), body);
+    return this.send(this.worker ?? this.start(), body, timeoutMs);
   }
 
-  private send(worker: Worker, body: RequestBody): Promise<unknown> {
+  /**
+   * One request; fails with TIMEOUT when the worker has not answered within the bound. The
+   * worker is kept: the request it is stuck on may still finish (every write is idempotent), and
+   * a new thread on the same file would meet the same disk.
+   */
+  private send(worker: Worker, body: RequestBody, timeoutMs = this.opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        if (!this.waiting.delete(id)) return;
+        recordDiskTimeouts.inc({ op: body.op });
+        log.warn('records.disk_timeout', { op: body.op, timeoutMs, file: this.file });
+        reject(new DiskError(`the disk worker did not answer "${body.op}" within ${timeoutMs} ms (${this.file})`, 'TIMEOUT'));
+      }, timeoutMs).unref();
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        settle();
+      };
+      this.waiting.set(id, {
+        resolve: (value) => done(() => resolve(value)),
+        reject: (error) => done(() => reject(error)),
+      });
       worker.postMessage({ ...body, id });
     });
   }
 
   private start(): Worker {
     const data: DiskWorkerData = { file: this.file, kind: this.kind, busyTimeoutMs: BUSY_TIMEOUT_MS };
-    const entry = path.join(__dirname, `diskWorker${path.extname(__filename)}`);
-    // Under tsx (tests, `npm start` before a build) the worker must load TypeScript too.
-    const worker = entry.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: data })
-      : new Worker(entry, { workerData: data });
+    const worker = (this.opts.startWorker ?? startDiskWorker)(data);
     // The worker never keeps a finished process alive; close() ends it when the server stops.
     worker.unref();
     worker.on('message', (reply: DiskReply) => this.answer(reply));
@@ -150,4 +203,13 @@ export class DiskStore implements GameStore, LocalRecords {
     if (reply.ok) waiter.resolve(reply.value);
     else waiter.reject(new DiskError(reply.message, reply.code));
   }
+}
+
+/** The disk worker's thread. */
+export function startDiskWorker(data: DiskWorkerData): Worker {
+  const entry = path.join(__dirname, `diskWorker${path.extname(__filename)}`);
+  // Under tsx (tests, `npm start` before a build) the worker must load TypeScript too.
+  return entry.endsWith('.ts')
+    ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: data })
+    : new Worker(entry, { workerData: data });
 }

@@ -7,6 +7,7 @@
  * in, so nothing written before the loss is lost with it. Events go back with each answer.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { QuarantineEntry, quarantineDir, writeQuarantine } from './quarantine';
 import { FileKind, FileLoss, SqliteFile } from './sqliteFile';
 import type { RecordRow } from './types';
 
@@ -27,6 +28,7 @@ export type DiskRequest =
   | { id: number; op: 'get'; gameId: string }
   | { id: number; op: 'list'; limit: number }
   | { id: number; op: 'remove'; gameIds: string[] }
+  | { id: number; op: 'quarantine'; entries: QuarantineEntry[] }
   | { id: number; op: 'expire'; cutoffMs: number };
 
 export type DiskReply =
@@ -106,6 +108,9 @@ function handle(request: DiskRequest, events: FileEvent[]): unknown {
       return ensure(events).expire(request.cutoffMs);
     case 'count':
       return usable(events).count();
+    case 'quarantine':
+      writeQuarantine(quarantineDir(file), kind, request.entries);
+      return null;
     case 'versions':
       return usable(events).appliedVersions();
     case 'check':

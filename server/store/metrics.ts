@@ -68,6 +68,20 @@ export const recordsStoreOk = new Gauge({
   registers: [registry],
 });
 
+export const recordsQuarantined = new Counter({
+  name: 'cockroach_records_quarantined_total',
+  help: 'Game records set aside in the quarantine folder beside the local file, by who refused them: "disk" (not serializable, bad columns, or this file refused it), "postgres" (PostgreSQL refused it)',
+  labelNames: ['where'],
+  registers: [registry],
+});
+
+export const recordDiskTimeouts = new Counter({
+  name: 'cockroach_record_disk_timeouts_total',
+  help: 'Requests the disk worker did not answer in time (failed with TIMEOUT; a write is retried), by request',
+  labelNames: ['op'],
+  registers: [registry],
+});
+
 export const recordsExpired = new Counter({
   name: 'cockroach_records_expired_total',
   help: 'Game records deleted by retention (RECORD_RETENTION_DAYS)',
@@ -82,5 +96,6 @@ export const retentionFailures = new Counter({
 
 for (const reason of ['memory_full', 'closed']) recordsDropped.inc({ reason }, 0);
 for (const where of ['disk', 'postgres']) recordWriteFailures.inc({ where }, 0);
+for (const where of ['disk', 'postgres']) recordsQuarantined.inc({ where }, 0);
 for (const why of ['vanished', 'replaced']) recordFileLost.inc({ why }, 0);
 recordsStoreOk.set(1);

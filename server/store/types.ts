@@ -1,4 +1,5 @@
 import type { FinishedGameRecord } from '../fairness/record';
+import type { QuarantineEntry } from './quarantine';
 
 /** Where finished games are kept: SQLite (embedded, the default) or PostgreSQL (DATABASE_URL). */
 export interface GameStore {
@@ -47,6 +48,8 @@ export interface LocalRecords {
   /** The outbox's oldest rows. */
   list(limit: number): Promise<OutboxRow[]>;
   remove(gameIds: readonly string[]): Promise<number>;
+  /** Sets rows aside (quarantine.ts): durable, out of every batch, never served. */
+  quarantine(entries: readonly QuarantineEntry[]): Promise<void>;
   count(): Promise<number>;
   /** Notices (and recovers) a vanished or replaced file; rejects while it cannot. */
   check(): Promise<void>;

@@ -11,18 +11,20 @@ import {
   recordsDelivered,
   recordsDropped,
   recordsNotDurable,
+  recordsQuarantined,
   recordsSaved,
   recordsStoreOk,
   recordWriteFailures,
 } from './metrics';
 import type { FileLoss } from './sqliteFile';
-import { LocalRecords, RecordRow, DeliveryTarget, RecordSource, rowOf } from './types';
+import { isRowError, QuarantineEntry, quarantineDir, rowOrProblem } from './quarantine';
+import { LocalRecords, RecordRow, DeliveryTarget, RecordSource, rowOf, OutboxRow } from './types';
 
 export interface WriterOptions {
   /** First retry delay; doubles each attempt up to `retryMaxMs`, with jitter so processes spread out. Retries never stop. */
   retryMinMs?: number;
   retryMaxMs?: number;
-  /** How long `write` waits for the disk before it resolves anyway (the failure logged and counted). */
+  /** How long `write` waits for the disk before it resolves `queued` (the failure logged and counted). */
   durableWaitMs?: number;
   /** Records held in memory while the disk fails; beyond this, new records are dropped (and counted). */
   maxMemory?: number;
@@ -61,12 +63,26 @@ export function closeBoundMs(opts: CloseOptions = {}): number {
 }
 const RECOVERY_LOG_EVERY_MS = 60_000;
 
+/**
+ * What `write` knows of a record when it resolves:
+ * - `stored`: on this process's disk (the store, or the outbox in front of PostgreSQL), or in
+ *   PostgreSQL itself: a restart, `kill -9` or power cut no longer loses it.
+ * - `queued`: the disk did not take it within `durableWaitMs`. It is kept in memory, served by
+ *   `get`, retried until the disk takes it (`durable()` resolves then) and, at close, offered to
+ *   PostgreSQL; it is lost only if the process ends first.
+ * - `dropped`: not kept (memory was full of records a failing disk would not take, or the
+ *   writer was closed); logged and counted.
+ * - `quarantined`: no store takes it (it cannot be serialized, or the file refused it alone): set
+ *   aside in the quarantine folder, logged and counted, never served (quarantine.ts).
+ */
+export type WriteOutcome = 'stored' | 'queued' | 'dropped' | 'quarantined';
+
 interface Pending {
   record: FinishedGameRecord;
   row: RecordRow | null;
-  waiters: (() => void)[];
+  waiters: ((outcome: WriteOutcome) => void)[];
   timer: NodeJS.Timeout | null;
-  /** Its write has already resolved without the disk (the wait ran out). */
+  /** Its write has already resolved `queued` (the wait ran out). */
   late: boolean;
 }
 
@@ -103,9 +119,10 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /**
- * Where a finished game goes. `write` puts the record in memory and resolves once it is durable
- * on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL), so the
- * room can tell its players the result only when the game can no longer be lost. All disk work
+ * Where a finished game goes. `write` puts the record in memory and resolves `stored` once it is
+ * durable on this process's disk (the SQLite store itself, or the outbox in front of PostgreSQL),
+ * or `queued` when the disk has not taken it within `durableWaitMs` (it stays in memory and is
+ * written when the disk takes it), so the room knows which it is telling its players. All disk work
  * runs on the disk worker's thread (disk.ts): a slow or locked file holds up no game. With
  * PostgreSQL, a delivery loop sends the outbox's records oldest first and deletes them from the
  * outbox once PostgreSQL has them, retrying with capped backoff for as long as it takes, and
@@ -162,24 +179,25 @@ export class RecordWriter implements RecordSource {
   }
 
   /**
-   * Resolves once the record is durable on disk; never rejects. When the disk keeps failing it
-   * resolves after `durableWaitMs` anyway (logged, counted, /ready fails) and the record stays in
-   * memory, retried until the disk takes it.
+   * Resolves `stored` once the record is durable on disk; never rejects. When the disk keeps
+   * failing it resolves `queued` after `durableWaitMs` (logged `record.not_durable`, counted,
+   * /ready fails) and the record stays in memory, retried until the disk takes it. `dropped`
+   * when it is not kept at all (see WriteOutcome).
    */
-  write(record: FinishedGameRecord): Promise<void> {
+  write(record: FinishedGameRecord): Promise<WriteOutcome> {
     try {
       if (this.stopped) {
         this.drop(record.gameId, 'closed');
-        return Promise.resolve();
+        return Promise.resolve('dropped');
       }
       const known = this.memory.get(record.gameId);
-      if (known) return known.late ? Promise.resolve() : new Promise((resolve) => known.waiters.push(resolve));
+      if (known) return known.late ? Promise.resolve('queued') : new Promise((resolve) => known.waiters.push(resolve));
       if (this.memory.size >= this.opts.maxMemory) {
         this.drop(record.gameId, 'memory_full');
-        return Promise.resolve();
+        return Promise.resolve('dropped');
       }
       const pending: Pending = { record, row: null, waiters: [], timer: null, late: false };
-      const durable = new Promise<void>((resolve) => pending.waiters.push(resolve));
+      const durable = new Promise<WriteOutcome>((resolve) => pending.waiters.push(resolve));
       pending.timer = setTimeout(() => this.late(pending), this.opts.durableWaitMs).unref();
       this.memory.set(record.gameId, pending);
       recordQueue.set(this.memory.size);
@@ -188,7 +206,7 @@ export class RecordWriter implements RecordSource {
       return durable;
     } catch (error) {
       log.error('record.write_crashed', { gameId: record?.gameId }, error);
-      return Promise.resolve();
+      return Promise.resolve(this.memory.has(record?.gameId) ? 'queued' : 'dropped');
     }
   }
 
@@ -237,7 +255,7 @@ export class RecordWriter implements RecordSource {
     this.deliverySleep.wake();
     await within(Promise.all([this.diskLoop, this.deliveryLoop]), SETTLE_MS);
     for (const pending of [...this.memory.values()]) {
-      this.forget(pending);
+      this.forget(pending, 'dropped');
       this.drop(pending.record.gameId, 'closed');
     }
     const left = { outbox: this.outbox, file: this.disk.file };
@@ -287,10 +305,27 @@ export class RecordWriter implements RecordSource {
     while (this.memory.size > 0 && !this.stopped) {
       const batch = [...this.memory.values()].slice(0, DISK_BATCH);
       try {
-        const rows = batch.map((p) => (p.row ??= rowOf(p.record)));
-        const added = await this.disk.put(rows);
-        for (const pending of batch) this.forget(pending);
-        recordsSaved.inc(batch.length);
+        // A record no store can take is set aside first: it would fail the batch at every retry.
+        const bad: [Pending, QuarantineEntry][] = [];
+        for (const pending of batch) {
+          if (pending.row) continue;
+          const made = rowOrProblem(pending.record);
+          if ('row' in made) pending.row = made.row;
+          else bad.push([pending, { ...made.problem, where: 'disk' }]);
+        }
+        if (bad.length > 0) await this.setAside(bad.map(([, entry]) => entry));
+        for (const [pending] of bad) this.forget(pending, 'quarantined');
+        const good = batch.filter((p) => p.row !== null && this.memory.get(p.record.gameId) === p);
+        let added: number;
+        try {
+          added = await this.disk.put(good.map((p) => p.row!));
+        } catch (error) {
+          // One row the file refuses: each row alone, and the one that still fails goes aside.
+          if (!isRowError(error) || good.length === 0) throw error;
+          added = await this.putOneByOne(good);
+        }
+        for (const pending of good) this.forget(pending, 'stored');
+        recordsSaved.inc(good.length);
         if (this.diskAttempt > 0) log.info('records.disk_resumed', { attempts: this.diskAttempt, file: this.disk.file });
         this.diskAttempt = 0;
         if (this.remote) {
@@ -315,6 +350,71 @@ export class RecordWriter implements RecordSource {
     this.diskLoop = null;
   }
 
+  /** Puts each row alone; a row refused alone is set aside (and left out of `pendings`). Other failures throw. */
+  private async putOneByOne(pendings: Pending[]): Promise<number> {
+    let added = 0;
+    for (const pending of [...pendings]) {
+      try {
+        added += await this.disk.put([pending.row!]);
+      } catch (error) {
+        if (!isRowError(error)) throw error;
+        await this.setAside([
+          {
+            gameId: pending.record.gameId,
+            where: 'disk',
+            code: errorCode(error) ?? 'REFUSED',
+            message: String((error as Error)?.message),
+            row: pending.row,
+            dump: null,
+          },
+        ]);
+        this.forget(pending, 'quarantined');
+        pendings.splice(pendings.indexOf(pending), 1);
+      }
+    }
+    return added;
+  }
+
+  /** Delivers each row alone; a row PostgreSQL refuses alone moves from the outbox to quarantine. Other failures throw. */
+  private async deliverOneByOne(rows: readonly OutboxRow[]): Promise<number> {
+    let delivered = 0;
+    for (const row of rows) {
+      try {
+        await this.remote!.saveRows([row]);
+        delivered++;
+      } catch (error) {
+        if (!isRowError(error)) throw error;
+        const { addedMs: _, ...plain } = row;
+        await this.setAside([
+          {
+            gameId: row.gameId,
+            where: 'postgres',
+            code: errorCode(error)!,
+            message: String((error as Error)?.message),
+            row: plain,
+            dump: null,
+          },
+        ]);
+      }
+    }
+    return delivered;
+  }
+
+  /** Durable in the quarantine folder, then counted and logged; throws (retried) when the disk cannot. */
+  private async setAside(entries: QuarantineEntry[]): Promise<void> {
+    await this.disk.quarantine(entries);
+    for (const entry of entries) {
+      recordsQuarantined.inc({ where: entry.where });
+      log.error('record.quarantined', {
+        gameId: entry.gameId,
+        where: entry.where,
+        code: entry.code,
+        msg: entry.message,
+        folder: quarantineDir(this.disk.file),
+      });
+    }
+  }
+
   private async runDelivery(): Promise<void> {
     let counted = false;
     while (!this.stopped) {
@@ -336,11 +436,19 @@ export class RecordWriter implements RecordSource {
         }
         this.oldestOutboxMs = rows[0].addedMs;
         where = 'postgres';
-        await this.remote!.saveRows(rows);
+        let delivered = rows.length;
+        try {
+          await this.remote!.saveRows(rows);
+        } catch (error) {
+          // One row PostgreSQL refuses (a value out of range, a character it cannot store): each
+          // row alone, the refused one set aside, so it no longer blocks the outbox.
+          if (!isRowError(error)) throw error;
+          delivered = await this.deliverOneByOne(rows);
+        }
         where = 'disk';
         const removed = await this.disk.remove(rows.map((r) => r.gameId));
         this.outbox = Math.max(0, this.outbox - removed);
-        recordsDelivered.inc(rows.length);
+        recordsDelivered.inc(delivered);
         if (this.deliveryAttempt > 0) {
           log.info('records.delivery_resumed', {
             attempts: this.deliveryAttempt,
@@ -376,7 +484,7 @@ export class RecordWriter implements RecordSource {
       log.warn('record.delivery_failed', { where: 'postgres', attempt: 1, outbox: this.outbox, code: errorCode(error) }, error);
       return;
     }
-    for (const pending of batch) this.forget(pending);
+    for (const pending of batch) this.forget(pending, 'stored');
     recordsDelivered.inc(batch.length);
     this.updateHealth();
   }
@@ -386,13 +494,13 @@ export class RecordWriter implements RecordSource {
     return new Promise((resolve) => this.waiters.push({ until, resolve }));
   }
 
-  /** Out of memory: durable, delivered, or dropped. Its writer hears at once. */
-  private forget(pending: Pending): void {
+  /** Out of memory: durable, delivered (`stored`), or `dropped`. Its writer hears at once. */
+  private forget(pending: Pending, outcome: WriteOutcome): void {
     if (this.memory.get(pending.record.gameId) !== pending) return;
     this.memory.delete(pending.record.gameId);
     if (pending.timer) clearTimeout(pending.timer);
     if (pending.late) this.lateCount--;
-    for (const resolve of pending.waiters.splice(0)) resolve();
+    for (const resolve of pending.waiters.splice(0)) resolve(outcome);
     recordQueue.set(this.memory.size);
   }
 
@@ -403,7 +511,7 @@ export class RecordWriter implements RecordSource {
     this.lateCount++;
     recordsNotDurable.inc();
     log.error('record.not_durable', { gameId: pending.record.gameId, waitedMs: this.opts.durableWaitMs, queued: this.memory.size });
-    for (const resolve of pending.waiters.splice(0)) resolve();
+    for (const resolve of pending.waiters.splice(0)) resolve('queued');
     this.updateHealth();
   }
 

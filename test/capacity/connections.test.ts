@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import {
   connectionCapacity,
@@ -18,6 +17,7 @@ import {
 } from '../../server/ops/fileLimit';
 import { CONNECTION_CAPACITY, opsConfigFromEnv } from '../../server/ops/config';
 import { freePort } from '../../loadtest/lib/serverProcess';
+import { tempDir } from '../support/tempDirs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
@@ -94,7 +94,7 @@ describe('capacity: MAX_CONNECTIONS from the open-file limit (issue 25)', functi
       const port = await freePort();
       const child = spawn('prlimit', ['--nofile=400:400', process.execPath, 'scripts/start.js'], {
         cwd: ROOT,
-        env: { ...process.env, PORT: String(port), RATE_LIMITS: 'off', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-')), ...env },
+        env: { ...process.env, PORT: String(port), RATE_LIMITS: 'off', DATA_DIR: tempDir('cockroach-fd-'), ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       children.push(child);

@@ -16,6 +16,7 @@ import { seedRng } from '../../server/rules';
 import { chooseMove } from '../../loadtest/clientBot';
 import { freePort } from '../../loadtest/lib/serverProcess';
 import { Tracked } from '../support/server';
+import { tempDir } from '../support/tempDirs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -140,7 +141,7 @@ describe('build: npm run build / npm start (issue 25)', function () {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         PORT: String(port),
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'compiled-')),
+        DATA_DIR: tempDir('cockroach-compiled-'),
         LOADTEST_STATS: '1', // answers `stats` on stdin (server/loadtestStats.ts)
       };
       delete env.NODE_OPTIONS; // nothing may bring a TypeScript loader in

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'colyseus.js';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
 import { chooseMove } from '../../loadtest/clientBot';
@@ -9,6 +6,7 @@ import { seedRng } from '../../server/rules';
 import { ROOM_NAME } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
+import { tempDir } from '../support/tempDirs';
 import { request } from './support';
 
 /**
@@ -60,7 +58,7 @@ describe('http: a classroom on one address, at the default settings', function (
       AUTH_JWT_SECRET: '',
       AUTH_JWT_PUBLIC_KEY: '',
       LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cockroach-classroom-')),
+      DATA_DIR: tempDir('cockroach-classroom-'),
     });
   });
   after(async () => server?.stop());

@@ -11,14 +11,12 @@
  * One JSON object on stdout.
  */
 import { randomInt } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'colyseus.js';
 import { startServerProcess } from '../../loadtest/lib/serverProcess';
 import { DEFAULT_EDGE } from '../../server/ops/config';
 import { ROOM_NAME } from '../../server/protocol';
 import { request } from './support';
+import { tempDir } from '../support/tempDirs';
 
 const CODE_SPACE = 1_000_000;
 const LIVE_ROOMS = [1_000, 2_000, 10_000, 50_000];
@@ -32,7 +30,7 @@ async function main() {
     WRONG_CODES_PER_HOUR: '',
     ADDRESS_WRONG_CODES_PER_HOUR: '',
     LOG_LEVEL: 'warn',
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cockroach-guess-')),
+    DATA_DIR: tempDir('cockroach-guess-'),
   });
   try {
     const host = await new Client(server.endpoint).create(ROOM_NAME, { nickname: '방장', private: true });

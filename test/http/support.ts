@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import net from 'node:net';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
@@ -9,6 +6,7 @@ import { startServer, RunningServer } from '../../server/app';
 import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS, OpsConfig } from '../../server/ops/config';
 import { ROOM_NAME } from '../../server/protocol';
 import type { TestServer } from '../support/server';
+import { tempDir } from '../support/tempDirs';
 
 export { ROOM_NAME };
 
@@ -36,7 +34,7 @@ export async function bootEdge(
 }
 
 export function freshDataDir(): string {
-  return mkdtempSync(path.join(os.tmpdir(), 'cockroach-edge-'));
+  return tempDir('cockroach-edge-');
 }
 
 /** Boots for the enclosing `describe`, closes after. */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { sha256Hex, verifyRecord } from '../../server/fairness';
 import { bootTestServer, TestServer } from '../support/server';
+import { tempDir } from '../support/tempDirs';
 import { openTable, startTable, syncAndCheck } from '../support/table';
 import { requireTestPostgres, TestPostgres } from '../store/pgCluster';
 
@@ -66,7 +66,7 @@ function recordsSuite(engine: string, envFor: () => Record<string, string | unde
       assert.ok(!JSON.stringify(record).includes(table.room.roomId), 'nor the room id anywhere else');
       assert.ok(record.log.length === game.step && record.players.length === 3);
 
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'verify-'));
+      const dir = tempDir('cockroach-verify-');
       const good = path.join(dir, 'game.json');
       writeFileSync(good, JSON.stringify(record));
       const ok = await verifyCli(good);
@@ -101,7 +101,7 @@ function recordsSuite(engine: string, envFor: () => Record<string, string | unde
 
 describe('records: every finished game on record, checkable by anyone', function () {
   this.timeout(90000);
-  recordsSuite('SQLite (embedded default)', () => ({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'records-e2e-')) }));
+  recordsSuite('SQLite (embedded default)', () => ({ DATA_DIR: tempDir('cockroach-records-e2e-') }));
 
   describe('with DATABASE_URL', function () {
     let pg: TestPostgres | null = null;

@@ -2,14 +2,35 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DiskStore } from '../../server/store/disk';
-import type { FileEvent } from '../../server/store/diskWorker';
+import { Worker } from 'node:worker_threads';
+import { setLogSink } from '../../server/ops/log';
+import { DiskOptions, DiskStore } from '../../server/store/disk';
+import { recordDiskTimeouts } from '../../server/store/metrics';
+import type { DiskWorkerData, FileEvent } from '../../server/store/diskWorker';
 import { rowOf } from '../../server/store/types';
+import { RecordWriter } from '../../server/store/writer';
 import { copy, playGame } from '../fairness/games';
 import { holdWriteLock } from './sqliteLock';
 
 function removeDatabase(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+}
+
+const WORKER = path.resolve(__dirname, '../../server/store/diskWorker.ts');
+
+/** The real disk worker, except that it never answers the first `stall` requests of `op` (an fsync that never returns). */
+function stallingWorker(op: string, stall: number): DiskOptions['startWorker'] {
+  return (data: DiskWorkerData) =>
+    new Worker(
+      `const port = require('node:worker_threads').parentPort;
+      const on = port.on.bind(port);
+      let stalled = 0;
+      port.on = (event, listener) =>
+        on(event, event !== 'message' ? listener : (m) => (m.op === ${JSON.stringify(op)} && stalled++ < ${stall} ? undefined : listener(m)));
+      require('tsx/cjs');
+      require(${JSON.stringify(WORKER)});`,
+      { eval: true, workerData: data },
+    );
 }
 
 /** The longest gap between 5 ms ticks of the event loop while `work` runs. */
@@ -31,9 +52,9 @@ describe('store: the disk worker (SQLite off the game loop; a lost file noticed 
   let dir: string;
   const stores: DiskStore[] = [];
   const games = Array.from({ length: 4 }, (_, i) => playGame(2, { botSeed: `disk-${i}` }).record);
-  const open = async (file: string, kind: 'games' | 'outbox' = 'games') => {
+  const open = async (file: string, kind: 'games' | 'outbox' = 'games', opts: DiskOptions = {}) => {
     const events: FileEvent[] = [];
-    const store = await DiskStore.open(file, kind, (e) => events.push(...e));
+    const store = await DiskStore.open(file, kind, (e) => events.push(...e), opts);
     stores.push(store);
     return { store, events };
   };
@@ -164,5 +185,74 @@ describe('store: the disk worker (SQLite off the game loop; a lost file noticed 
     const worker = (store as unknown as { worker: { terminate(): Promise<number> } }).worker;
     await worker.terminate();
     assert.deepEqual(await store.get(games[0].gameId), copy(games[0]));
+  });
+
+  it('a request the worker never answers fails with TIMEOUT and says which (logged, counted); the next one is answered', async () => {
+    const { store } = await open(path.join(dir, 'games.sqlite'), 'games', { requestTimeoutMs: 300, startWorker: stallingWorker('put', 1) });
+    const counted = async () => (await recordDiskTimeouts.get()).values.find((v) => v.labels.op === 'put')?.value ?? 0;
+    const before = await counted();
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    const t0 = Date.now();
+    try {
+      await assert.rejects(store.save(games[0]), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'TIMEOUT');
+        assert.match(e.message, /the disk worker did not answer "put" within 300 ms/);
+        return true;
+      });
+    } finally {
+      setLogSink(null);
+    }
+    assert.ok(Date.now() - t0 < 2000);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l)).map((l) => [l.level, l.event, l.op]),
+      [['warn', 'records.disk_timeout', 'put']],
+    );
+    assert.equal(await counted(), before + 1);
+    await store.save(games[1]);
+    assert.deepEqual(await store.get(games[1].gameId), copy(games[1]));
+  });
+
+  it('a worker that answers nothing: opening fails with TIMEOUT, and closing does not wait for it', async () => {
+    const silent = (data: DiskWorkerData) =>
+      new Worker(`require('node:worker_threads').parentPort.on('message', () => undefined);`, { eval: true, workerData: data });
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    const t0 = Date.now();
+    try {
+      await assert.rejects(
+        DiskStore.open(path.join(dir, 'games.sqlite'), 'games', undefined, { openTimeoutMs: 1000, startWorker: silent }),
+        (e: Error & { code?: string }) => e.code === 'TIMEOUT',
+      );
+    } finally {
+      setLogSink(null);
+    }
+    assert.ok(Date.now() - t0 < 6000, `${Date.now() - t0} ms`);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).op),
+      ['open', 'close'],
+    );
+  });
+
+  it('the writer keeps going past a write the worker never answered: retried, on disk', async () => {
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    try {
+      const { store } = await open(path.join(dir, 'games.sqlite'), 'games', {
+        requestTimeoutMs: 300,
+        startWorker: stallingWorker('put', 1),
+      });
+      const writer = new RecordWriter(store, null, { retryMinMs: 1, retryMaxMs: 4, durableWaitMs: 10_000, fileCheckMs: 60_000 }).start();
+      await writer.write(games[3]);
+      assert.deepEqual(await store.get(games[3].gameId), copy(games[3]));
+      const failed = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'record.write_failed');
+      assert.deepEqual(
+        failed.map((l) => [l.where, l.code]),
+        [['disk', 'TIMEOUT']],
+      );
+      await writer.close({ diskMs: 10 });
+    } finally {
+      setLogSink(null);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { registry } from '../../server/ops/metrics';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { recordsHealth } from '../../server/store/health';
 import { closeBoundMs, RecordWriter } from '../../server/store/writer';
+import type { QuarantineEntry } from '../../server/store/quarantine';
 import type { LocalRecords, OutboxRow, RecordRow, DeliveryTarget } from '../../server/store/types';
 import { playGame } from '../fairness/games';
 
@@ -54,6 +55,11 @@ class FakeLocal implements LocalRecords {
   }
   async count(): Promise<number> {
     return this.rows.size;
+  }
+  readonly quarantined: QuarantineEntry[] = [];
+  async quarantine(entries: readonly QuarantineEntry[]): Promise<void> {
+    await this.faults.check('quarantine');
+    this.quarantined.push(...entries);
   }
   async check(): Promise<void> {}
   async close(): Promise<void> {
@@ -120,10 +126,10 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
     const local = new FakeLocal(new Faults(25, true));
     const w = writer(local, null);
     let durable = false;
-    const written = w.write(records[0]).then(() => (durable = true));
+    const written = w.write(records[0]).then((outcome) => ((durable = true), outcome));
     assert.equal(local.faults.attempts, 0, "nothing in the caller's stack");
     assert.equal(w.pending, 1);
-    await written;
+    assert.equal(await written, 'stored');
     assert.ok(durable && local.rows.has(records[0].gameId), 'durable when it resolves');
     assert.equal(local.faults.attempts, 26);
     assert.equal((await metric('cockroach_record_write_failures_total', { where: 'disk' })) - failures, 25);
@@ -140,12 +146,13 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
     assert.equal(events('records.disk_resumed').length, 1);
   });
 
-  it('on a disk that keeps failing, resolves after the bounded wait (logged, counted, not ready), keeps the record and lands it later', async () => {
+  it('on a disk that keeps failing, resolves "queued" after the bounded wait (logged, counted, not ready), keeps the record and lands it later', async () => {
     const late = await metric('cockroach_records_not_durable_total');
     const local = new FakeLocal(new Faults(1_000_000));
     const w = writer(local, null, { durableWaitMs: 30 });
     const t0 = Date.now();
-    await w.write(records[1]);
+    assert.equal(await w.write(records[1]), 'queued');
+    assert.equal(await w.write(records[1]), 'queued', 'the same record written again says the same');
     assert.ok(Date.now() - t0 >= 25, 'it waited for the disk');
     assert.equal(local.rows.size, 0);
     assert.equal((await metric('cockroach_records_not_durable_total')) - late, 1);
@@ -162,6 +169,26 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
     assert.ok(local.rows.has(records[1].gameId));
     assert.deepEqual(recordsHealth(), { ok: true, problem: null });
     assert.equal(await metric('cockroach_records_store_ok'), 1);
+  });
+
+  it('on a disk slower than the wait: "queued" (not "stored") while the write is in flight; on disk once it ends', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const local = new FakeLocal();
+    const put = local.put.bind(local);
+    local.put = async (rows) => {
+      await slow;
+      return put(rows);
+    };
+    const w = writer(local, null, { durableWaitMs: 30 });
+    assert.equal(await w.write(records[2]), 'queued');
+    assert.equal(local.rows.size, 0, 'it was not on disk when the promise said so');
+    assert.deepEqual(recordsHealth(), { ok: false, problem: 'not_durable' });
+    release();
+    await w.durable();
+    assert.ok(local.rows.has(records[2].gameId), 'it lands later');
+    assert.deepEqual(recordsHealth(), { ok: true, problem: null });
+    assert.equal(await w.write(records[3]), 'stored', 'a disk back to speed: stored within the wait');
   });
 
   it('delivers the outbox to PostgreSQL oldest first through an outage of any length, then empties the outbox', async () => {
@@ -207,7 +234,7 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
     const full = await metric('cockroach_records_dropped_total', { reason: 'memory_full' });
     const local = new FakeLocal(new Faults(1_000_000));
     const w = writer(local, null, { maxMemory: 2, durableWaitMs: 10 });
-    await Promise.all(records.slice(0, 3).map((r) => w.write(r)));
+    assert.deepEqual(await Promise.all(records.slice(0, 3).map((r) => w.write(r))), ['queued', 'queued', 'dropped']);
     assert.equal(w.pending, 2);
     assert.equal((await metric('cockroach_records_dropped_total', { reason: 'memory_full' })) - full, 1);
   });
@@ -223,11 +250,12 @@ describe('store: RecordWriter (durable on disk first, then delivered; a slow sto
 
     const local = new FakeLocal(new Faults(1_000_000));
     const nowhere = new RecordWriter(local, new FakeSink(new Faults(1_000_000)), { ...FAST, durableWaitMs: 10 }).start();
-    await nowhere.write(records[3]);
+    const lost = nowhere.write(records[3]);
     await nowhere.close({ diskMs: 20, deliveryMs: 20 });
+    assert.equal(await lost, 'queued');
     assert.ok(local.closed);
     assert.equal((await metric('cockroach_records_dropped_total', { reason: 'closed' })) - dropped, 1);
-    await nowhere.write(records[4]);
+    assert.equal(await nowhere.write(records[4]), 'dropped');
     assert.equal(
       (await metric('cockroach_records_dropped_total', { reason: 'closed' })) - dropped,
       2,

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client, Room } from 'colyseus.js';
 import { matchMaker } from 'colyseus';
 import { startServer, RunningServer, ROOM_NAME } from '../../server/app';
@@ -8,6 +5,7 @@ import { CockroachRoom } from '../../server/room/CockroachRoom';
 import { DEFAULT_MESSAGE_BURST, DEFAULT_MESSAGES_PER_SECOND } from '../../server/room/constants';
 import { CockroachState } from '../../server/schema/CockroachState';
 import type { DecodedChange } from './decodedView';
+import { tempDir } from './tempDirs';
 
 export { ROOM_NAME };
 
@@ -26,7 +24,7 @@ export async function bootTestServer(
   // The default rate limits: test bots play as fast as patches arrive, and applied moves are
   // never charged (PROTOCOL v2), so every game in the suite proves that at full speed.
   // Game records in a throwaway SQLite file unless the test names its own store.
-  const env = recordsEnv ?? { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cockroach-records-')) };
+  const env = recordsEnv ?? { DATA_DIR: tempDir('cockroach-records-') };
   const server = await startServer({
     port: 0,
     reconnectGraceSeconds: 90,
