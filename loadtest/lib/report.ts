@@ -58,6 +58,11 @@ export interface Measured {
   crashed: boolean;
 }
 
+/**
+ * The one JSON line. Its fields come in groups, in this order: the run, what the bots saw (latency,
+ * bytes), the server (CPU, memory, event loop; null with --endpoint), the bots' own process, and
+ * what went wrong.
+ */
 export function buildReport(f: Figures, m: Measured) {
   const bytes = f.actionPatchBytes.summary();
   const s = m.server;

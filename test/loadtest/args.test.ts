@@ -10,12 +10,12 @@ describe('loadtest: the one argument parser of the load tools', () => {
     assert.equal(none.idle, false);
     assert.equal(none.endpoint, undefined);
     const some = parseArgs(
-      ['--rooms', '1000', '--seconds=40', '--pace', 'fast', '--idle', '--settle', '2.5', '--server-args', '--trace-gc --x'],
+      ['--rooms', '1000', '--seconds=40', '--pace', 'fast', '--idle', '--settle', '2.5', '--server-root', '../before'],
       RUN_FLAGS,
     );
     assert.deepEqual(
-      [some.rooms, some.seconds, some.pace, some.idle, some.settle, some['server-args']],
-      [1000, 40, 'fast', true, 2.5, '--trace-gc --x'],
+      [some.rooms, some.seconds, some.pace, some.idle, some.settle, some['server-root']],
+      [1000, 40, 'fast', true, 2.5, '../before'],
     );
   });
 
