@@ -30,12 +30,16 @@ export default tseslint.config(
   },
   {
     // A room looked up by a client-given id through matchMaker.getRoomById (a plain object) answers
-    // `__proto__` with Object.prototype: server/http/localRoom.ts is the one guarded lookup.
+    // `__proto__` with Object.prototype: server/colyseus/localRoom.ts is the one guarded lookup.
     files: ['server/**/*.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'matchMaker', property: 'getRoomById', message: 'Use localRoom() (server/http/localRoom.ts): ids can be "__proto__".' },
+        {
+          object: 'matchMaker',
+          property: 'getRoomById',
+          message: 'Use localRoom() (server/colyseus/localRoom.ts): ids can be "__proto__".',
+        },
       ],
     },
   },

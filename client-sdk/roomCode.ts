@@ -1,4 +1,4 @@
-import { normalizeRoomCode } from '../server/protocol';
+import { isOpaqueId, normalizeRoomCode } from '../server/protocol';
 
 /**
  * What a person typed for a room, as the room id to ask for. Every room's id is a 6-digit code
@@ -12,5 +12,5 @@ export function roomIdFrom(text: string): string | null {
   if (code !== null) return code;
   if (typeof text !== 'string') return null;
   const trimmed = text.trim();
-  return /^[A-Za-z0-9_-]{1,64}$/.test(trimmed) ? trimmed : null;
+  return isOpaqueId(trimmed) ? trimmed : null;
 }

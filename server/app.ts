@@ -2,10 +2,10 @@ import http from 'node:http';
 import express from 'express';
 import { matchMaker, Server } from 'colyseus';
 import { CockroachRoom } from './room/CockroachRoom';
-import { boundReservations } from './room/reservations';
+import { limitReservations } from './room/reservations';
 import { DEFAULT_ROOM_SETTINGS } from './room/constants';
-import { GuardedTransport } from './transport/GuardedTransport';
-import { coalesceSocketWrites } from './transport/coalesceWrites';
+import { GuardedTransport } from './colyseus/transport/GuardedTransport';
+import { coalesceSocketWrites } from './colyseus/transport/coalesceWrites';
 import { CLIENT_MESSAGES, ROOM_NAME } from './protocol';
 import type { ServerConfig } from './config';
 import { EMBEDDED_OPS } from './ops/config';
@@ -100,7 +100,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
     messageBurst: config.messageBurst,
     messagesPerSecond: config.messagesPerSecond,
   };
-  boundReservations(CockroachRoom); // no reservation without valid options and a free place of its kind
+  limitReservations(CockroachRoom); // no reservation without valid options and a free place of its kind
   const handler = gameServer.define(ROOM_NAME, CockroachRoom);
   carryIdentity(CockroachRoom); // after define: the static onAuth hands the guard's Identity to the room (server/identity/roomAuth.ts)
   trackRooms(handler);

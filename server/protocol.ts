@@ -226,6 +226,16 @@ export const FRAME_CODES = {
   ROOM_DATA: 13,
 } as const;
 
+/**
+ * An id the server made and a client hands back (a Colyseus room or session id, a room code, a
+ * reconnection token, a player id in a record): 1–64 characters of `[A-Za-z0-9_-]`. Anything else
+ * is never one of ours and is looked up nowhere.
+ */
+export const OPAQUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export function isOpaqueId(text: unknown): text is string {
+  return typeof text === 'string' && OPAQUE_ID.test(text);
+}
+
 /** A nickname's longest length, in Unicode code points after trimming (PROTOCOL v1). */
 export const NICKNAME_MAX = 12;
 

@@ -22,7 +22,7 @@ export const SDK_DEPENDENCIES = ['colyseus.js', '@colyseus/schema'];
 
 /** What may be compiled in: the SDK and the pure shared code (rules, schema classes, protocol names, the fairness check). */
 export const SHARED_PURE =
-  /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|schema|fairness)\/[^/]+\.ts|server\/protocol\.ts)$/;
+  /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|fairness)\/[^/]+\.ts|server\/schema\/(CockroachState|playerView)\.ts|server\/protocol\.ts)$/;
 
 export const BUNDLE: BuildOptions = {
   entryPoints: [path.join(SDK, 'index.ts')],

@@ -8,6 +8,7 @@ import { canonicalPlayers, deriveSeed, isEntropy } from './derive';
 import { canonicalJson } from './canonical';
 import { FinishedGameRecord, recordId } from './record';
 import { sha256Hex } from './sha256';
+import { isOpaqueId } from '../protocol';
 
 /**
  * `mismatch` names the first check that failed, in the order they run: `record` (not a record's
@@ -20,8 +21,7 @@ const MAX_LOG = 5000;
 const MAX_TEXT = 200;
 
 /** The ids the server issues (session ids, `bot_…`); nothing that names an object's built-in key. */
-const PLAYER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const isPlayerId = (v: unknown): v is string => typeof v === 'string' && PLAYER_ID.test(v) && v !== '__proto__';
+const isPlayerId = (v: unknown): v is string => isOpaqueId(v) && v !== '__proto__';
 
 const fail = (mismatch: string, detail: string): VerifyResult => ({ ok: false, mismatch, detail });
 

@@ -7,6 +7,7 @@ import { normaliseAddress } from './clientAddress';
 import { edgeFailed, edgeRefused } from './edgeMetrics';
 import { answerClientErrors, httpErrorBody } from './errors';
 import { isMatchmakePath, MatchmakeGuard } from './matchmake';
+import { takeOverRequests } from '../colyseus/matchmaker';
 
 /**
  * The public HTTP server with the edge's timeouts: a connection that never finishes its
@@ -33,7 +34,7 @@ export function createEdgeServer(edge: EdgeConfig): http.Server {
  * `/matchmake/…` by path go to the guard, everything else to `app`. Call after `new Server()`.
  */
 export function routeRequests(server: http.Server, app: RequestListener, guard: MatchmakeGuard): MatchmakeGuard {
-  server.removeAllListeners('request');
+  takeOverRequests(server);
   server.on('request', (req, res) => {
     spoke(req.socket);
     try {

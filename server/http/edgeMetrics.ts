@@ -1,5 +1,5 @@
 import { Counter, Gauge } from 'prom-client';
-import { socketErrors } from '../transport/GuardedTransport';
+import { socketErrors } from '../colyseus/transport/GuardedTransport';
 import { registry } from '../ops/metrics';
 import { log } from '../ops/log';
 

@@ -1,5 +1,5 @@
 import { matchMaker } from 'colyseus';
-import { localRoom, ownValue } from './localRoom';
+import { localRoom, ownValue } from '../colyseus/localRoom';
 
 /** Most keys (identities, addresses) a counter remembers; past it the oldest is forgotten. */
 const MAX_KEYS = 50_000;

@@ -3,6 +3,7 @@ import { matchMaker } from 'colyseus';
 import type { EdgeConfig } from '../ops/config';
 import {
   ErrorCode,
+  isOpaqueId,
   isShortName,
   MATCHMAKE_CODES,
   MATCHMAKE_INVALID_ROOM_ID,
@@ -24,7 +25,8 @@ import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
 import { EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
-import { localRoom, ownValue } from './localRoom';
+import { localRoom, ownValue } from '../colyseus/localRoom';
+import { isLockedRoom, isRefusedSeat, listingById } from '../colyseus/matchmaker';
 import { hasJsonBodyOrNone, OriginPolicy } from './origins';
 
 /** Colyseus 0.15's matchmaking error codes (the client library reads them): server/protocol.ts. */
@@ -34,7 +36,6 @@ const CREATING: ReadonlySet<string> = new Set(['create', 'joinOrCreate']);
 /** joinById takes a room code as typed (spaces, dashes, percent-encoded): checked by roomIdOf. */
 const POST_ROUTE = /^\/matchmake\/(joinOrCreate|create|join|joinById|reconnect)\/([^/?#]{0,192})$/;
 /** A room id as Colyseus makes them, or a 6-digit room code. */
-const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const LIST_ROUTE = /^\/matchmake\/?(?:([A-Za-z0-9_-]{1,64}))?$/;
 /** Most rooms one listing answer names: a phone shows a handful; a flood of lobbies cannot make it megabytes. */
 export const MAX_LISTED = 50;
@@ -131,7 +132,7 @@ export class MatchmakeGuard {
     if (!route) return this.refuse(req, res, headers, { status: req.method === 'POST' ? 404 : 405, code: 'BAD_REQUEST' });
     const method = route[1] as Mode;
     const target = route[2];
-    if (method === 'reconnect' ? !ROOM_ID.test(target) : method !== 'joinById' && target !== ROOM_NAME)
+    if (method === 'reconnect' ? !isOpaqueId(target) : method !== 'joinById' && target !== ROOM_NAME)
       return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
@@ -294,7 +295,7 @@ export class MatchmakeGuard {
   ): Promise<unknown> {
     if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' } satisfies Refusal;
     const e = error as { code?: unknown; message?: unknown } | null;
-    const notFound = e?.code === MATCHMAKE_INVALID_ROOM_ID && !/ is locked$/.test(String(e?.message ?? ''));
+    const notFound = e?.code === MATCHMAKE_INVALID_ROOM_ID && !isLockedRoom(error);
     if (mode === 'joinById' && notFound) {
       this.limits.wrongCode(who);
       return { status: 404, code: 'ROOM_NOT_FOUND' } satisfies Refusal;
@@ -332,7 +333,7 @@ export class MatchmakeGuard {
     const room = localRoom<SeatedRoom>(roomId);
     if (room) return holdsSeat(room, who);
     try {
-      if (!(await matchMaker.driver.findOne({ roomId }))) return false;
+      if (!(await listingById(roomId))) return false;
       const seat = await matchMaker.remoteRoomCall(roomId, 'seatOfIdentity', [who.key], SEAT_CHECK_TIMEOUT_MS);
       return typeof seat === 'string';
     } catch {
@@ -486,9 +487,7 @@ export function matchmakerRefusal(error: unknown, spectator: boolean, why: Error
   // The room's own refusals, as server/protocol.ts writes them ("CODE: 한국어 (field)").
   const ours = parseRefusalText(text);
   if (ours) return { status: 200, ...ours };
-  // Colyseus's SeatReservationError (not exported by the 0.15 package): "<roomId> is already full."
-  if (/ is already full\.$/.test(text) || / is locked$/.test(text))
-    return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
+  if (isRefusedSeat(error)) return { status: 200, code: why ?? (spectator ? 'SPECTATORS_FULL' : 'ROOM_FULL') };
   if (e?.code === MATCHMAKE_INVALID_ROOM_ID) return new FixedReply(MATCHMAKE_INVALID_ROOM_ID, 'room not found');
   if (e?.code === MATCHMAKE_EXPIRED) return new FixedReply(MATCHMAKE_EXPIRED, 'reconnection expired');
   if (e?.code === MATCHMAKE_INVALID_CRITERIA) return new FixedReply(MATCHMAKE_INVALID_CRITERIA, 'no rooms found');
@@ -530,7 +529,7 @@ export function roomIdOf(target: string): string | null {
   } catch {
     return null;
   }
-  return normalizeRoomCode(text) ?? (ROOM_ID.test(text) ? text : null);
+  return normalizeRoomCode(text) ?? (isOpaqueId(text) ? text : null);
 }
 
 /** Reads the (already size-checked) body, refusing it with 413 as soon as the stream passes `max`. */
@@ -562,7 +561,7 @@ function parseOptions(method: Mode, body: string, who: Identity): { options: Rec
   const value = parsed.value as Record<string, unknown>;
   if (method === 'reconnect') {
     const token = ownValue(value, 'reconnectionToken');
-    if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(token) || Object.keys(value).length !== 1)
+    if (typeof token !== 'string' || !isOpaqueId(token) || Object.keys(value).length !== 1)
       throw { status: 400, code: 'BAD_REQUEST' } satisfies Refusal;
     return { options: { reconnectionToken: token }, spectator: false };
   }

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { Room } from 'colyseus';
 import type { Identity } from './types';
 
 /**
@@ -17,12 +16,7 @@ import type { Identity } from './types';
  *    returning client's, after a reconnection).
  *
  * Colyseus 0.15 skips a room's instance `onAuth` when the reservation carries authData
- * (Room.js `_onJoin`), and CockroachRoom still parses its join options in its instance onAuth.
- * Until that parsing moves to onJoin (core's side), the reservation wrapper
- * (server/room/reservations.ts) keeps the Identity aside for such a room (`holdForInstanceAuth`)
- * and reserves with no authData, so the instance onAuth runs as before; `seatIdentity(room,
- * sessionId)` gives the room the Identity either way. Once the instance onAuth is gone, the
- * Identity is simply `client.auth`.
+ * (Room.js `_onJoin`): CockroachRoom has none, and checks its joins in onJoin.
  *
  * A request that never passed the guard (a test calling the matchmaker directly) has no Identity:
  * the room sees none and treats the player as anonymous.
@@ -59,31 +53,7 @@ export function carryIdentity(roomClass: { onAuth?: unknown }): void {
   };
 }
 
-/** Identities kept aside for rooms that still parse their options in an instance onAuth. */
-const held = new WeakMap<object, Map<string, Identity>>();
-
-/**
- * For the reservation wrapper: when the room still has an instance onAuth, the Identity is kept
- * here and the reservation is made without authData (else Colyseus would skip that onAuth).
- * Returns the authData to reserve with.
- */
-export function holdForInstanceAuth(room: object, sessionId: string, authData: unknown): unknown {
-  if (!isIdentity(authData)) return authData;
-  // The class's own onAuth: Colyseus wraps the instance's (onUncaughtException), so that one always differs.
-  if ((Object.getPrototypeOf(room) as { onAuth?: unknown }).onAuth === Room.prototype.onAuth) return authData;
-  let seats = held.get(room);
-  if (!seats) held.set(room, (seats = new Map()));
-  seats.set(sessionId, authData);
-  return undefined;
-}
-
-/** The Identity a seat was reserved with (or the client's, once the room reads it from `client.auth`). */
-export function seatIdentity(room: object, sessionId: string, auth?: unknown): Identity | undefined {
-  if (isIdentity(auth)) return auth;
-  return held.get(room)?.get(sessionId);
-}
-
-/** The Identity kept aside for a reservation that lapsed or was withdrawn: forgotten with it. */
-export function forgetHeldIdentity(room: object, sessionId: string): void {
-  held.get(room)?.delete(sessionId);
+/** The Identity a client joined with (`client.auth`, as the static onAuth handed it over), if it carries one. */
+export function seatIdentity(auth: unknown): Identity | undefined {
+  return isIdentity(auth) ? auth : undefined;
 }

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { matchMaker } from 'colyseus';
-import { socketErrors } from '../transport/GuardedTransport';
+import { socketErrors } from '../colyseus/transport/GuardedTransport';
 import { log } from './log';
 import { localRooms } from './rooms';
 

@@ -24,7 +24,7 @@ export function closeConnectionsOf(key: string): number {
     const clients = (room as unknown as { clients?: LiveClient[] }).clients;
     if (!Array.isArray(clients)) continue;
     for (const client of [...clients]) {
-      if (seatIdentity(room, client.sessionId, client.auth)?.key !== key) continue;
+      if (seatIdentity(client.auth)?.key !== key) continue;
       client.send(SERVER_MESSAGES.error, { code: 'AUTH_INVALID', message: ROOM_MESSAGES.AUTH_INVALID, action: 'revoked' });
       client.leave(CLOSE_CODES.CONSENTED);
       closed++;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
-import { Client, ClientState, ErrorCode as ColyseusErrorCode, generateId, Protocol, Room, ServerError } from 'colyseus';
+import { Client, ClientState, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
 import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
-import { FilteredPatchSerializer } from '../schema/filteredPatches';
+import { FilteredPatchSerializer } from '../colyseus/schema/patchWriter';
+import { handlersWithoutPrototype, handOverAsDropped, reconnectionTokenOf, roomClockNow } from '../colyseus/room';
 import { Projection } from '../project';
 import { COMMANDS } from '../commands';
 import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
@@ -23,7 +24,7 @@ import {
 import { FinishedGame, Outcome, Table, TableChange, TableEvent } from '../table/Table';
 import type { FinishedGameRecord } from '../fairness';
 import type { CockroachResult } from '../rules';
-import { heartbeat } from '../transport/heartbeat';
+import { heartbeat } from '../colyseus/transport/heartbeat';
 import { createBot } from '../bots';
 import { Admission } from './admission';
 import {
@@ -43,7 +44,7 @@ import { listingFor, RoomMetadata } from './listing';
 import { RateLimiter } from './RateLimiter';
 import { allocateRoomCode, releaseRoomCode } from './roomCode';
 import { identityOf, SeatBackAnswer } from './seats';
-import { stopConstructorTimers } from './reservations';
+import { stopConstructorTimers } from '../colyseus/reservations';
 import { isDraining } from '../ops/drain';
 import { log } from '../ops/log';
 import * as metrics from '../ops/metrics';
@@ -101,7 +102,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     stopConstructorTimers(this); // a create refused below leaves no patch interval or dispose timer
     // A plain-object handler table would answer "__proto__" or "constructor" with a prototype
     // member and crash the process; with no prototype those fall through to "*".
-    (this as unknown as { onMessageHandlers: object }).onMessageHandlers = Object.create(null);
+    handlersWithoutPrototype(this);
     const join = this.parseJoin(raw);
     if (join.spectator) throw refusal('SPECTATOR_CANNOT_CREATE');
     if (isDraining()) throw refusal('SERVER_DRAINING');
@@ -249,12 +250,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
    */
   private replace(client: Client): void {
     client.send(SERVER_MESSAGES.error, errorReply('REPLACED', ''));
-    const internals = client as unknown as ColyseusClientInternals;
-    internals.ref.removeAllListeners('message');
-    if (internals.ref.onleave) internals.ref.removeListener('close', internals.ref.onleave);
-    internals._reconnectionToken = generateId();
     // Not consented: onLeave holds the seat for a reconnection (synchronously, under the new token).
-    void (this as unknown as RoomInternals)._onLeave(client, Protocol.WS_CLOSE_GOING_AWAY);
+    handOverAsDropped(this, client);
     client.leave(CLOSE_CODES.CONSENTED);
   }
 
@@ -269,7 +266,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     // Held synchronously, before anything awaits: Colyseus requires it.
     const reconnection = this.allowReconnection(client, 'manual');
     const seat: HeldSeat = {
-      token: (client as unknown as ColyseusClientInternals)._reconnectionToken,
+      token: reconnectionTokenOf(client),
       reject: () => reconnection.reject(new Error('seat released')),
     };
     this.held.set(id, seat);
@@ -332,7 +329,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     if (held) this.kickedTokens.add(held.token);
     const client = this.clients.find((c) => c.sessionId === id);
     if (!client) return;
-    this.kickedTokens.add((client as unknown as ColyseusClientInternals)._reconnectionToken);
+    this.kickedTokens.add(reconnectionTokenOf(client));
     client.send(SERVER_MESSAGES.error, errorReply('KICKED', 'kick'));
     client.leave(CLOSE_CODES.CONSENTED);
   }
@@ -542,7 +539,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
 
   /** Epoch ms from the room clock's time source (tests swap it for a fake one). */
   now(): number {
-    return (this.clock as unknown as { now(): number }).now();
+    return roomClockNow(this);
   }
 
   get gameOptions(): GameOptions {
@@ -563,16 +560,6 @@ function mayChangeListing(events: readonly TableEvent[]): boolean {
 interface HeldSeat {
   token: string;
   reject(): void;
-}
-
-/** What this room touches of Colyseus 0.15's client internals (server/room/seats.ts's seat hand-over). */
-interface ColyseusClientInternals {
-  _reconnectionToken: string;
-  ref: { removeAllListeners(event: string): void; removeListener(event: string, fn: unknown): void; onleave?: unknown };
-}
-
-interface RoomInternals {
-  _onLeave(client: Client, code: number): Promise<void>;
 }
 
 /** A table event as one viewer receives it (server/rules/visibility.ts decides what is hidden). */

@@ -1,40 +1,38 @@
 /**
- * Seat reservations that cannot lock anyone out (issues 12 and 21). Colyseus 0.15 counts every
- * unconsumed reservation against `maxClients` and locks the room when the sum reaches it, so
- * fifteen reservations that never open a socket shut a lobby for their whole lifetime. Here:
- * - a reservation is made only for valid options, and only while a place of its kind (a seat in
- *   an open lobby, a spectator place) is actually free, or for an identity that holds a seat in
- *   the room (it is taking its seat back: never refused);
+ * Seat reservations that cannot lock anyone out (issues 12 and 21), the room's policy over
+ * Colyseus's reservation table (the mechanics: server/colyseus/reservations.ts). Colyseus 0.15
+ * counts every unconsumed reservation against `maxClients` and locks the room when the sum reaches
+ * it, so fifteen reservations that never open a socket shut a lobby for their whole lifetime. Here:
+ * - a reservation is made only for valid options, and only while the table would take that person
+ *   now (server/table/admission.ts: not kicked, not a newcomer to a locked table, a seat in an open
+ *   lobby or a watcher's place), or for an identity that holds a seat in the room (it is taking its
+ *   seat back: never refused);
  * - pending reservations do not take the place: whoever opens the socket first sits down (the
- *   room's onAuth/onJoin checks the real seats), so reservations that never connect keep nobody
- *   out. They are bounded per room (MAX_PENDING_RESERVATIONS): past it the OLDEST pending
- *   reservation is withdrawn to make room for the newcomer, never the other way round, so a few
- *   addresses topping up reservations cannot keep a friend out. They lapse after the short
- *   reservation time; the edge bounds them per identity and per address;
- * - reservations never lock the room (Colyseus's lock counts clients only);
- * - a refused create leaves none of the timers Colyseus started before `onCreate`.
+ *   room's onJoin checks the real seats), so reservations that never connect keep nobody out. They
+ *   are bounded per room (MAX_PENDING_RESERVATIONS): past it the OLDEST pending reservation of
+ *   whoever holds the most is withdrawn to make room for the newcomer, never the other way round,
+ *   so a few addresses topping up reservations cannot keep a friend out. They lapse after the
+ *   short reservation time; the edge bounds them per identity and per address;
+ * - reservations never lock the room (Colyseus's lock counts clients only).
  */
 import type { Room } from 'colyseus';
 import { MAX_PLAYERS } from '../rules';
 import type { ErrorCode } from '../protocol';
 import { MAX_SPECTATORS } from './constants';
 import { parseJoinOptions } from './joinOptions';
-import { forgetHeldIdentity, holdForInstanceAuth, isIdentity } from '../identity/roomAuth';
+import { isIdentity } from '../identity/roomAuth';
+import { boundReservations, isConnectedToken, isPending, reservationsOf, withdrawReservation } from '../colyseus/reservations';
 
 /** Unconsumed reservations one room holds at most, players and spectators together. */
 export const MAX_PENDING_RESERVATIONS = 32;
 
-/** Colyseus 0.15's reservation record: [options, auth, consumed, held for a reconnection]. */
-type Reservation = [unknown, unknown, boolean, boolean];
-
 /** What this file reads of a room (structural, so tests can hand in a plain object). */
 export interface SeatedRoom {
-  reservedSeats: Record<string, Reservation>;
   state?: { phase: string; players: { size: number } };
   spectators: { size: number };
   /**
-   * Contract with the room (core, issue 21 "seats that follow the identity"): the session id of
-   * the seat this identity holds in the room, if any. Absent: no identity holds a seat.
+   * Contract with the room (issue 21 "seats that follow the identity"): the session id of the
+   * seat this identity holds in the room, if any. Absent: no identity holds a seat.
    */
   seatOfIdentity?(identityKey: string): string | undefined;
   /**
@@ -76,12 +74,10 @@ export function holdsSeat(room: SeatedRoom, identity: unknown): boolean {
 }
 
 /** Reservations made and not yet consumed, by the kind of place they will take. */
-export function pendingReservations(room: SeatedRoom): { players: number; spectators: number } {
+export function pendingReservations(room: object): { players: number; spectators: number } {
   let players = 0;
   let spectators = 0;
-  // Enumerable only: Colyseus hides a reservation while its socket is joining (it is about to be a client).
-  for (const id of Object.keys(room.reservedSeats)) {
-    const [options, , consumed, reconnection] = room.reservedSeats[id];
+  for (const { options, consumed, reconnection } of reservationsOf(room)) {
     if (consumed || reconnection) continue; // a held seat's player is still in `players`
     const parsed = parseJoinOptions(options);
     if (parsed.ok && parsed.join.spectator) spectators++;
@@ -93,7 +89,7 @@ export function pendingReservations(room: SeatedRoom): { players: number; specta
 /**
  * Why a new reservation with these options must be refused, or null when it may be made.
  * The same codes as the room's own join checks, so a client hears the real reason. Pending
- * reservations never refuse anyone: the oldest is withdrawn instead (reserveBounded).
+ * reservations never refuse anyone: the oldest is withdrawn instead.
  */
 export function seatRefusal(room: SeatedRoom, joinOptions: unknown, identity?: unknown): ErrorCode | null {
   const parsed = parseJoinOptions(joinOptions);
@@ -118,19 +114,15 @@ function holderOf(sessionId: string, authData: unknown): string {
 
 /**
  * Makes room for one more pending reservation: past MAX_PENDING_RESERVATIONS - 1 a pending one is
- * withdrawn (as its lapse would: the reservation, its timer, the listing's count), never the
- * newcomer: the oldest of whoever holds the most pending reservations in this room, so someone
- * topping up reservations loses them before a friend loses the one seat they are about to take.
- * Its holder's socket, if it ever comes, is answered "seat reservation expired".
+ * withdrawn (as its lapse would), never the newcomer: the oldest of whoever holds the most pending
+ * reservations in this room, so someone topping up reservations loses them before a friend loses
+ * the one seat they are about to take. Its holder's socket, if it ever comes, is answered "seat
+ * reservation expired".
  */
-function makeRoomForOneMore(room: Room & SeatedRoom): void {
+function makeRoomForOneMore(room: object): void {
   const order = reservedOrder.get(room);
   if (!order) return;
-  const pending = (id: string) => {
-    const seat = Object.prototype.propertyIsEnumerable.call(room.reservedSeats, id) ? room.reservedSeats[id] : undefined;
-    return seat !== undefined && !seat[2] && !seat[3];
-  };
-  for (const id of order.keys()) if (!pending(id)) order.delete(id);
+  for (const id of order.keys()) if (!isPending(room, id)) order.delete(id);
   while (order.size >= MAX_PENDING_RESERVATIONS) {
     const held = new Map<string, number>();
     for (const holder of order.values()) held.set(holder, (held.get(holder) ?? 0) + 1);
@@ -143,95 +135,31 @@ function makeRoomForOneMore(room: Room & SeatedRoom): void {
       }
     }
     order.delete(victim);
-    withdraw(room, victim);
+    withdrawReservation(room, victim);
   }
 }
 
-function withdraw(room: Room & SeatedRoom, sessionId: string): void {
-  const internals = room as unknown as {
-    reservedSeatTimeouts: Record<string, ReturnType<typeof setTimeout>>;
-    _decrementClientCount(): Promise<unknown>;
-  };
-  clearTimeout(internals.reservedSeatTimeouts[sessionId]);
-  delete internals.reservedSeatTimeouts[sessionId];
-  delete room.reservedSeats[sessionId];
-  forgetHeldIdentity(room, sessionId);
-  internals._decrementClientCount().catch(() => undefined);
-}
-
-type ReserveSeat = (
-  this: Room,
-  sessionId: string,
-  joinOptions?: unknown,
-  authData?: unknown,
-  seconds?: number,
-  allowReconnection?: boolean,
-  devMode?: boolean,
-) => Promise<boolean>;
-const BOUNDED = Symbol('boundedReservations');
-/** Colyseus 0.15's RoomInternalState.DISPOSING. */
-const DISPOSING = 2;
-
 /**
- * Makes `roomClass` reserve only for a free place: Colyseus's private `_reserveSeat` (the one
- * call every matchmaking path ends in: create, join, joinById, joinOrCreate, and reservations
- * arriving from other processes) answers false first, which the matchmaker reports as a full
- * room; a newcomer withdraws the oldest pending reservation past the per-room bound; the
- * Identity the reservation carries is kept for the room (server/identity/roomAuth.ts).
- * Reconnection holds pass untouched. And `hasReachedMaxClients` counts connected clients
- * only, so pending reservations never lock the room; `hasKnownToken` (TokenRoom) is added for
- * the guard's reconnect answers. Idempotent.
+ * Makes `roomClass` reserve only for a place the table would give now, bound its pending
+ * reservations per room, never lock on them, and answer `hasKnownToken` (TokenRoom) for the
+ * guard's reconnect answers. Idempotent.
  */
-export function boundReservations(roomClass: { prototype: object }): void {
-  const proto = roomClass.prototype as Record<string | symbol, unknown>;
-  if (proto[BOUNDED]) return;
-  const reserve = proto._reserveSeat as ReserveSeat;
-  proto._reserveSeat = function (
-    this: Room & SeatedRoom,
-    sessionId: string,
-    joinOptions?: unknown,
-    authData?: unknown,
-    seconds?: number,
-    allowReconnection?: boolean,
-    devMode?: boolean,
-  ) {
-    if (allowReconnection) return reserve.call(this, sessionId, joinOptions, authData, seconds, allowReconnection, devMode);
-    if (seatRefusal(this, joinOptions, authData) !== null) return Promise.resolve(false);
-    makeRoomForOneMore(this);
-    let order = reservedOrder.get(this);
-    if (!order) reservedOrder.set(this, (order = new Map()));
-    order.set(sessionId, holderOf(sessionId, authData));
-    return reserve.call(this, sessionId, joinOptions, holdForInstanceAuth(this, sessionId, authData), seconds, allowReconnection, devMode);
-  } as ReserveSeat;
-  proto.hasKnownToken = function (this: Room & { clients: { _reconnectionToken?: string }[] }, token: unknown) {
+export function limitReservations(roomClass: { prototype: object }): void {
+  boundReservations(roomClass, {
+    mayReserve: (room, joinOptions, authData) => seatRefusal(room as unknown as SeatedRoom, joinOptions, authData) === null,
+    beforeReserve: (room, sessionId, authData) => {
+      makeRoomForOneMore(room);
+      let order = reservedOrder.get(room);
+      if (!order) reservedOrder.set(room, (order = new Map()));
+      order.set(sessionId, holderOf(sessionId, authData));
+    },
+    left: rememberLeft,
+  });
+  const proto = roomClass.prototype as Record<string, unknown>;
+  proto.hasKnownToken = function (this: Room, token: unknown) {
     if (typeof token !== 'string') return false;
-    if (this.clients.some((client) => client._reconnectionToken === token)) return true;
-    const left = leftTokens.get(this);
-    const until = left?.get(token);
+    if (isConnectedToken(this, token)) return true;
+    const until = leftTokens.get(this)?.get(token);
     return until !== undefined && until > Date.now();
   };
-  const onLeave = proto._onLeave as (this: Room, client: { _reconnectionToken?: string }, code?: number) => Promise<unknown>;
-  proto._onLeave = function (this: Room, client: { _reconnectionToken?: string }, code?: number) {
-    if (typeof client._reconnectionToken === 'string') rememberLeft(this, client._reconnectionToken);
-    return onLeave.call(this, client, code);
-  };
-  proto.hasReachedMaxClients = function (this: { clients: { length: number }; maxClients: number; _internalState: number }) {
-    return this.clients.length >= this.maxClients || this._internalState === DISPOSING;
-  };
-  proto[BOUNDED] = true;
-}
-
-/**
- * Stops what the Colyseus Room constructor started before `onCreate` ran: the default 50 ms
- * patch interval and the 15 s auto-dispose timer. Called first in `onCreate`, so a create
- * refused there leaves no timer behind; a create that goes on gets its dispose timer back from
- * the creator's reservation (every reservation restarts it).
- */
-export function stopConstructorTimers(room: Room): void {
-  room.setPatchRate(null);
-  const internals = room as unknown as { _autoDisposeTimeout?: ReturnType<typeof setTimeout> };
-  if (internals._autoDisposeTimeout !== undefined) {
-    clearTimeout(internals._autoDisposeTimeout);
-    internals._autoDisposeTimeout = undefined;
-  }
 }

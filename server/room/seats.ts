@@ -14,7 +14,8 @@
  * Room ids from clients are checked before any lookup (Colyseus keeps rooms in plain objects).
  */
 import { matchMaker } from 'colyseus';
-import type { ErrorCode } from '../protocol';
+import { isOpaqueId, type ErrorCode } from '../protocol';
+import { listingById } from '../colyseus/matchmaker';
 import type { Identity } from '../identity/types';
 import { parseJoinOptions } from './joinOptions';
 
@@ -42,13 +43,9 @@ export type SeatBack =
   | { kind: 'refused'; code: ErrorCode }
   | { kind: 'join' };
 
-const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 async function listingOf(roomId: string): Promise<{ roomId: string } | undefined> {
-  if (!ROOM_ID.test(roomId)) return undefined;
-  // findOne by id: one HGET with Redis (query() reads every room's listing for each joinById).
-  const room = (await matchMaker.driver.findOne({ roomId })) as unknown as { roomId: string } | undefined;
-  return room && room.roomId === roomId ? room : undefined;
+  if (!isOpaqueId(roomId)) return undefined;
+  return listingById(roomId);
 }
 
 /**

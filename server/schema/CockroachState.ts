@@ -15,7 +15,6 @@
 import { ArraySchema, defineTypes, filter, MapSchema, Schema, type } from '@colyseus/schema';
 import { OPTION_SPECS, WireOptions } from '../rules/options';
 import { maySeeCardInFlight, maySeeHand } from '../rules/visibility';
-import { useLeanFilterState } from './leanFilterState';
 
 interface SessionClient {
   sessionId: string;
@@ -135,10 +134,4 @@ export class CockroachState extends Schema {
   @type('boolean') locked = false;
   /** The creator's player id while the creator is seated, else "": the host whenever present. */
   @type('string') creatorId = '';
-
-  /** Server side: each client's filter bookkeeping is the lean one (see leanFilterState.ts). */
-  applyFilters(client: Parameters<Schema['applyFilters']>[0], encodeAll = false): number[] {
-    useLeanFilterState(client, this);
-    return super.applyFilters(client, encodeAll);
-  }
 }

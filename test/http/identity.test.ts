@@ -74,13 +74,13 @@ describe('identity: guest mode (the embedded default)', function () {
     await host.until(() => host.state.players.size === 1, 'seated');
     const room = matchMaker.getRoomById(host.room.roomId)!;
     const authOf = (id: string) => room.clients.find((c) => c.sessionId === id)?.auth;
-    assert.deepEqual(seatIdentity(room, host.id, authOf(host.id)), {
+    assert.deepEqual(seatIdentity(authOf(host.id)), {
       key: `guest:${decodeJwt(token).sub}`,
       kind: 'guest',
       address: '127.0.0.1',
     });
     const anonymous = await new Client(ts.endpoint).joinById(host.room.roomId, { nickname: '익명' });
-    assert.deepEqual(seatIdentity(room, anonymous.sessionId, authOf(anonymous.sessionId)), {
+    assert.deepEqual(seatIdentity(authOf(anonymous.sessionId)), {
       key: null,
       kind: 'anonymous',
       address: '127.0.0.1',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
 import WebSocket from 'ws';
-import { socketErrors } from '../../server/transport/GuardedTransport';
+import { socketErrors } from '../../server/colyseus/transport/GuardedTransport';
 import { setLogSink } from '../../server/ops/log';
 import { idleSocket, pastHttpTimeouts, post, request, ROOM_NAME, useEdge, waitFor } from './support';
 

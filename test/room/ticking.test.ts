@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Client } from 'colyseus';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { HEARTBEAT_MISSES } from '../../server/room/constants';
-import { heartbeat as heartbeatWith } from '../../server/transport/heartbeat';
+import { heartbeat as heartbeatWith } from '../../server/colyseus/transport/heartbeat';
 const heartbeat = (clients: Iterable<Client>) => heartbeatWith(clients, HEARTBEAT_MISSES);
 import { useTestServer } from '../support/server';
 import { openTable } from '../support/table';

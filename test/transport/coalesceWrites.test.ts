@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
-import { coalesceSocketWrites } from '../../server/transport/coalesceWrites';
+import { coalesceSocketWrites } from '../../server/colyseus/transport/coalesceWrites';
 import { create, Tracked, useTestServer } from '../support/server';
 
 /** Counts the server socket's write calls (one per system call: `_write` for one buffer, `_writev` for several). */

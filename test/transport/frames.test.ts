@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isWellFormedFrame as checkFrame } from '../../server/transport/frameGuard';
+import { isWellFormedFrame as checkFrame } from '../../server/colyseus/transport/frameGuard';
 import { seedRng, randInt } from '../../server/rules';
 import { useTestServer, Tracked } from '../support/server';
 import { openTable, startTable } from '../support/table';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from 'colyseus';
-import { heartbeat, ROUND_TRIP_EVERY } from '../../server/transport/heartbeat';
+import { heartbeat, ROUND_TRIP_EVERY } from '../../server/colyseus/transport/heartbeat';
 import type WebSocket from 'ws';
 import { HEARTBEAT_MISSES, HEARTBEAT_MS } from '../../server/room/constants';
 import { create, joinById, Tracked, useTestServer } from '../support/server';

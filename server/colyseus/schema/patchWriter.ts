@@ -23,9 +23,6 @@ import { ClientState, SchemaSerializer } from 'colyseus';
 import type { Client, Serializer } from 'colyseus';
 import { encode, MapSchema, OPERATION, Schema } from '@colyseus/schema';
 import { useLeanFilterState, LeanClientState } from './leanFilterState';
-// The library's change trees made to keep less between patches (the module says why); server
-// only, like this module: clients decode, they never encode.
-import './changeTrees';
 
 /** The library's structure switch marker (SWITCH_TO_STRUCTURE, not exported). */
 const SWITCH_TO_STRUCTURE = 255;

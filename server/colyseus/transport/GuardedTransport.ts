@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { ErrorCode, getMessageBytes, Protocol } from 'colyseus';
 import type WebSocket from 'ws';
-import { CLOSE_CODES } from '../protocol';
+import { CLOSE_CODES } from '../../protocol';
 import { isWellFormedFrame } from './frameGuard';
-import { localRoom, ownValue } from '../http/localRoom';
+import { localRoom, ownValue } from '../localRoom';
 
 /** Application close code Colyseus uses for a protocol error. */
 const CLOSE_WITH_ERROR = CLOSE_CODES.PROTOCOL_ERROR;

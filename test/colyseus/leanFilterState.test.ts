@@ -4,13 +4,20 @@ import { activePlayer, Match, randomLegalAction, seedRng, validateOptions } from
 import { Projection } from '../../server/project';
 import { tableStateAround } from '../../server/table/state';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { CLIENT_LEFT, LeanClientState } from '../../server/schema/leanFilterState';
+import { CLIENT_LEFT, LeanClientState, useLeanFilterState } from '../../server/colyseus/schema/leanFilterState';
 import { ClientState } from 'colyseus';
+
+/** The library's applyFilters with the lean bookkeeping installed on this client first (what patchWriter.ts does). */
+function leanFilters(state: Schema, client: object, encodeAll = false): number[] {
+  useLeanFilterState(client as never, state);
+  return Schema.prototype.applyFilters.call(state, client as never, encodeAll);
+}
 
 /**
  * The lean per-client filter bookkeeping must send, byte for byte, what the library's own
  * ClientState sends: each viewer is filtered twice per patch, once through CockroachState's
- * applyFilters (lean) and once through Schema's (the library's), and the bytes compared.
+ * lean state (installed as the room's patch writer does) and once with the library's own, and the
+ * bytes compared. Nothing of the library is patched in this process.
  */
 describe('views: lean per-client filter bookkeeping', () => {
   it('sends the same bytes as the library for every client, every patch, over whole games and a rematch', () => {
@@ -25,7 +32,7 @@ describe('views: lean per-client filter bookkeeping', () => {
       const lean = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
       const library = [...ids, 'watcher'].map((sessionId) => ({ sessionId }));
       state.encodeAll(true);
-      lean.forEach((c, i) => assert.deepEqual(state.applyFilters(c, true), Schema.prototype.applyFilters.call(state, library[i], true)));
+      lean.forEach((c, i) => assert.deepEqual(leanFilters(state, c, true), Schema.prototype.applyFilters.call(state, library[i], true)));
       state.discardAllChanges();
       assert.ok(lean.every((c) => (c as { $filterState?: unknown }).$filterState instanceof LeanClientState));
       assert.ok(library.every((c) => !((c as { $filterState?: unknown }).$filterState instanceof LeanClientState)));
@@ -34,7 +41,7 @@ describe('views: lean per-client filter bookkeeping', () => {
         state.encode(false, [], true);
         lean.forEach((c, i) =>
           assert.deepEqual(
-            state.applyFilters(c),
+            leanFilters(state, c),
             Schema.prototype.applyFilters.call(state, library[i]),
             `patch ${patches} for ${c.sessionId}`,
           ),
@@ -68,7 +75,7 @@ describe('views: lean per-client filter bookkeeping', () => {
   it('answers has/add like a Set for every index range it keeps', () => {
     const client = { sessionId: 'x' };
     const state = new CockroachState();
-    state.applyFilters(client, true);
+    leanFilters(state, client, true);
     const lean = (client as unknown as { $filterState: LeanClientState }).$filterState;
     const tree = {};
     assert.equal(lean.refIds.has(tree), false);
@@ -86,7 +93,7 @@ describe('views: lean per-client filter bookkeeping', () => {
 
   it('keeps each object’s indexes apart, whatever was asked in between', () => {
     const client = { sessionId: 'x' };
-    new CockroachState().applyFilters(client, true);
+    leanFilters(new CockroachState(), client, true);
     const lean = (client as unknown as { $filterState: LeanClientState }).$filterState;
     const [a, b] = [{}, {}];
     lean.addRefId(a);
@@ -121,8 +128,8 @@ describe('views: lean per-client filter bookkeeping', () => {
       { sessionId: 'a', state: ClientState.JOINED },
       { sessionId: 'b', state: ClientState.JOINED },
     ];
-    state.applyFilters(first, true);
-    state.applyFilters(second, true);
+    leanFilters(state, first, true);
+    leanFilters(state, second, true);
     const tree = {};
     leanOf(first).addRefId(tree);
     leanOf(first).containerIndexes.get(tree)!.add(4);
@@ -133,7 +140,7 @@ describe('views: lean per-client filter bookkeeping', () => {
 
     first.state = ClientState.LEAVING;
     const newcomer = { sessionId: 'c', state: ClientState.JOINING };
-    state.applyFilters(newcomer, true);
+    leanFilters(state, newcomer, true);
     assert.equal((tree as { $held: unknown[] }).$held.length, 4, 'the departed client’s slot is taken over');
     assert.equal(leanOf(newcomer).refIds.has(tree), false, 'nothing inherited from the departed client');
     leanOf(newcomer).addRefId(tree);
@@ -142,7 +149,7 @@ describe('views: lean per-client filter bookkeeping', () => {
 
     // A client of another room starts at the first slot of its own.
     const elsewhere = { sessionId: 'd', state: ClientState.JOINED };
-    new CockroachState().applyFilters(elsewhere, true);
+    leanFilters(new CockroachState(), elsewhere, true);
     const other = {};
     leanOf(elsewhere).addRefId(other);
     assert.equal((other as { $held: unknown[] }).$held.length, 2);

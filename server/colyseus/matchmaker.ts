@@ -1,0 +1,56 @@
+/**
+ * What the edge (server/http/, server/room/seats.ts) reads of colyseus 0.15.57's matchmaker beyond
+ * its documented API. Each says what breaks if the library changes it; the version check
+ * (versions.ts) refuses to start on any other version.
+ */
+import type http from 'node:http';
+import { matchMaker } from 'colyseus';
+
+/** A room's listing as the driver keeps it (RoomListingData, a plain copy in Redis mode). */
+export interface Listing {
+  roomId: string;
+  metadata?: unknown;
+}
+
+/**
+ * One room's listing by id: `matchMaker.driver.findOne` (typed on MatchMakerDriver, undocumented;
+ * one HGET with Redis, where `query()` reads every room's listing). A listing whose id is not the
+ * one asked for counts as none. Breaks if the driver's query helpers change:
+ * test/http/seatsOverHttp.test.ts and test/ops/multiprocess.test.ts find rooms by code.
+ */
+export async function listingById(roomId: string): Promise<Listing | undefined> {
+  const found = (await matchMaker.driver.findOne({ roomId })) as unknown as Listing | undefined;
+  return found && found.roomId === roomId ? found : undefined;
+}
+
+/** The text of an error the matchmaker threw, or ''. */
+function textOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : '';
+}
+
+/**
+ * Colyseus answers a reservation a room refused with `SeatReservationError` (not exported):
+ * "<roomId> is already full." or "<roomId> is locked", and a locked room's joinById with code 4212,
+ * the same as no room at all. Only the text tells them apart. Breaks if the wording changes:
+ * test/http/reservations.test.ts expects ROOM_FULL/SPECTATORS_FULL, not ROOM_NOT_FOUND.
+ */
+export function isRefusedSeat(error: unknown): boolean {
+  const text = textOf(error);
+  return / is already full\.$/.test(text) || / is locked$/.test(text);
+}
+
+/** A 4212 that means "locked", not "no such room" (see isRefusedSeat). */
+export function isLockedRoom(error: unknown): boolean {
+  return / is locked$/.test(textOf(error));
+}
+
+/**
+ * Takes the HTTP server's requests over from Colyseus: `new Server({ server })` installs a
+ * `request` listener (undocumented) that treats any URL containing "/matchmake" as matchmaking and
+ * reads its body without a limit. Call after `new Server()`. Breaks if Colyseus installs it later
+ * (at listen): test/http/matchmake.test.ts sends a huge body and a lookalike path.
+ */
+export function takeOverRequests(server: http.Server): void {
+  server.removeAllListeners('request');
+}
