@@ -2,14 +2,15 @@
  * Capacity benchmark: N six-player rooms of colyseus.js bots playing legal moves for S seconds.
  *
  *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--clients decoding|lean]
- *                       [--batch 25] [--seed loadtest] [--settle 5] [--idle] [--pin]
+ *                       [--batch 25 | --rate 50] [--seed loadtest] [--settle 5] [--idle] [--pin]
  *                       [--server-root DIR] [--endpoint ws://...]
  *
  * Without --endpoint the server runs as its own child process (figures are the server's, not the
  * bots'), with the stats agent loaded (loadtest/agent/stats.mjs) so it reports its event-loop
  * delay and heap; `--server-root` runs the server of another checkout with these bots (one side of
- * an A/B). Rooms are filled in batches (--batch rooms at a time); each host starts its game once
- * six are seated. A finished game is replaced by a new room. `human` pace: a bot that must act
+ * an A/B). Rooms are filled in batches (--batch rooms at a time), or opened at a fixed rate
+ * (--rate rooms per second, each filled as soon as it opens); each host starts its game once six
+ * are seated. A finished game is replaced by a new room. `human` pace: a bot that must act
  * waits 1–3 s (seeded); `fast`: at once. Every bot checks every patch it decodes for hidden
  * information (`leaks`); `--clients lean` bots stop decoding at the deal (lib/tables.ts). `--idle`
  * seats the bots but never starts the games: what idle lobbies cost the server. `--pin` gives the
@@ -17,8 +18,9 @@
  *
  * Figures cover the measuring window, which opens once every room is filled and --settle seconds
  * have passed (the joins of the ramp leave a backlog that is not the steady state); errors and leaks
- * cover the whole run. Progress lines go to stderr every 5 s; the last line on stdout is one JSON
- * object. The exit code is 1 on any error, leak, stall or server crash, or if nothing was played.
+ * cover the whole run, by kind (lib/joins.ts names the join failures). The records' queue comes
+ * from the server's /metrics (lib/recordsQueue.ts). Progress lines go to stderr every 5 s, then a
+ * summary (lib/report.ts summaryLines); the last line on stdout is one JSON object. The exit code is 1 on any error, leak, stall or server crash, or if nothing was played.
  *
  * Arguments: lib/runOptions.ts; table lifecycle: lib/tables.ts; figures: lib/figures.ts;
  * report: lib/report.ts.
@@ -29,7 +31,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client } from 'colyseus.js';
 import { seedRng } from '../server/rules';
 import { Figures } from './lib/figures';
-import { buildReport, progressLine } from './lib/report';
+import { RecordsQueue } from './lib/recordsQueue';
+import { buildReport, progressLine, summaryLines } from './lib/report';
 import { runOptions } from './lib/runOptions';
 import { Scheduler } from './lib/scheduler';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
@@ -78,6 +81,7 @@ async function main() {
         },
         {
           stats: true,
+          metrics: true,
           cpus: opts.pin ? '0' : undefined,
           root: opts['server-root'],
           nodeArgs: ['--expose-gc'],
@@ -88,6 +92,8 @@ async function main() {
   await sleep(1000);
   const baseline = (await server?.stats({ gc: true })) ?? null;
   const baselineRssMB = server?.rssMB() ?? NaN;
+  const records = server?.opsPort ? new RecordsQueue(server.opsPort) : null;
+  await records?.sample();
 
   const runStart = performance.now();
   let phase = 'ramp';
@@ -107,16 +113,25 @@ async function main() {
       }),
     );
     if (server?.crashed()) figures.countError('server crashed');
+    void records?.sample();
   }, PROGRESS_MS);
 
-  // Ramp up: `batch` rooms at a time, each retried until it is filled.
-  for (let first = 0; first < rooms && !server?.crashed(); first += batch) {
-    const slots = Array.from({ length: Math.min(batch, rooms - first) }, (_, i) => first + i);
-    await Promise.all(
-      slots.map(async (slot) => {
-        for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
-      }),
-    );
+  // Ramp up: each room retried until it is filled; `batch` rooms at a time, or `rate` opened per second.
+  const fill = async (slot: number) => {
+    for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
+  };
+  if (opts.rate > 0) {
+    const filling: Promise<void>[] = [];
+    for (let slot = 0; slot < rooms && !server?.crashed(); slot++) {
+      const due = runStart + (slot * 1000) / opts.rate;
+      if (due > performance.now()) await sleep(due - performance.now());
+      filling.push(fill(slot));
+    }
+    await Promise.all(filling);
+  } else {
+    for (let first = 0; first < rooms && !server?.crashed(); first += batch) {
+      await Promise.all(Array.from({ length: Math.min(batch, rooms - first) }, (_, i) => fill(first + i)));
+    }
   }
   const rampSeconds = (performance.now() - runStart) / 1000;
   phase = 'settle';
@@ -143,6 +158,7 @@ async function main() {
   const stats = server ? await server.stats() : null;
   // The same rooms after a full GC: what they hold, without the garbage not yet collected.
   const live = server ? await server.stats({ gc: true }) : null;
+  await records?.sample();
   const clientsAtEnd = fleet.liveClients();
   const roomsAtEnd = fleet.tables.size;
   fleet.checkStalls();
@@ -158,6 +174,9 @@ async function main() {
     clientKind: clients,
     windowSeconds,
     rampSeconds,
+    rate: opts.rate > 0 ? opts.rate : null,
+    batch,
+    records: records?.figures ?? null,
     server: server
       ? {
           cpuSeconds: split0 && split1 ? split1.user + split1.system - (split0.user + split0.system) : NaN,
@@ -179,6 +198,7 @@ async function main() {
 
   await fleet.closeAll();
   await server?.stop();
+  for (const line of summaryLines(report)) console.error(line);
   console.log(JSON.stringify(report));
   const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && (report.actions > 0 || idle);
   process.exit(ok ? 0 : 1);

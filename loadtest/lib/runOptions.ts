@@ -11,6 +11,12 @@ export const RUN_FLAGS = {
     max: 33,
     help: 'rooms filled at a time during the ramp (six matchmakes each stay under the default MAX_PENDING_MATCHMAKES, 200)',
   },
+  rate: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    help: 'rooms opened per second during the ramp, each filled as soon as it opens (e.g. 50); 0: --batch rooms at a time',
+  },
   pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human', help: 'human: 1–3 s per move; fast: at once' },
   clients: {
     kind: 'choice',

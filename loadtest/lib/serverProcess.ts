@@ -10,6 +10,8 @@ export const STATS_AGENT = pathToFileURL(path.resolve(__dirname, '..', 'agent', 
 export interface ServerProcess {
   child: ChildProcess;
   port: number;
+  /** The internal listener's port (OPS_PORT, for /metrics), when started with `{ metrics: true }`; else null. */
+  opsPort: number | null;
   endpoint: string;
   /** True once the process exited without being asked to. */
   crashed(): boolean;
@@ -48,6 +50,8 @@ export interface ServerProcessOptions {
   nodeArgs?: string[];
   /** Loads the stats agent into the server and keeps its stdin to ask for `stats()`. */
   stats?: boolean;
+  /** Opens the internal listener (OPS_PORT) on a free port: /metrics, e.g. the records' queue. */
+  metrics?: boolean;
   /** Another checkout whose server to run (its own node_modules); default this one. */
   root?: string;
   /** CPUs the server may run on (`taskset -c` list, e.g. '0'); default any. */
@@ -85,6 +89,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
+  let opsPort = options.metrics ? await freePort() : null;
+  while (opsPort === port) opsPort = await freePort();
   const root = options.root ? path.resolve(options.root) : path.resolve(__dirname, '..', '..');
   const agent = options.stats ? ['--import', STATS_AGENT] : [];
   const argv = [process.execPath, ...(options.nodeArgs ?? []), ...agent, ...serverEntry(root)];
@@ -92,7 +98,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   const [command, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...argv] : argv;
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ...env, ...(opsPort !== null ? { OPS_PORT: String(opsPort) } : {}), PORT: String(port) },
     stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const statsWaiters: ((s: ServerStats) => void)[] = [];
@@ -119,6 +125,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   return {
     child,
     port,
+    opsPort,
     endpoint: `ws://127.0.0.1:${port}`,
     crashed: () => exited && !stopping,
     rssMB: () => {
