@@ -1,39 +1,42 @@
 /**
  * Capacity benchmark: N six-player rooms of colyseus.js bots playing legal moves for S seconds.
  *
- *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--endpoint ws://...]
- *                       [--batch 25] [--clients decoding|lean] [--seed loadtest] [--cpu-prof DIR] [--server-args "--trace-gc ..."]
- *                       [--server-log FILE] [--server-root DIR] [--idle] [--settle 5]
+ *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--clients decoding|lean]
+ *                       [--batch 25 | --rate 50] [--seed loadtest] [--settle 5] [--idle] [--pin]
+ *                       [--server-root DIR] [--endpoint ws://...]
  *
  * Without --endpoint the server runs as its own child process (figures are the server's, not the
- * bots'), with LOADTEST_STATS=1 so it reports its event-loop delay; `--server-root` runs the
- * server of another checkout (a before/after pair with the same bots). Rooms are filled in
- * batches (--batch rooms at a time); each host starts its game once six are seated. A finished
- * game is replaced by a new room. `human` pace: a bot that must act waits 1–3 s (seeded); `fast`:
- * at once. Every bot checks every patch it decodes for hidden information (`leaks`); `--clients lean`
- * bots stop decoding at the deal (lib/tables.ts). `--idle`
- * seats the bots but never starts the games: what idle lobbies cost the server.
+ * bots'), with the stats agent loaded (loadtest/agent/stats.mjs) so it reports its event-loop
+ * delay and heap; `--server-root` runs the server of another checkout with these bots (one side of
+ * an A/B). Rooms are filled in batches (--batch rooms at a time), or opened at a fixed rate
+ * (--rate rooms per second, each filled as soon as it opens); each host starts its game once six
+ * are seated. A finished game is replaced by a new room. `human` pace: a bot that must act
+ * waits 1–3 s (seeded); `fast`: at once. Every bot checks every patch it decodes for hidden
+ * information (`leaks`); `--clients lean` bots stop decoding at the deal (lib/tables.ts). `--idle`
+ * seats the bots but never starts the games: what idle lobbies cost the server. `--pin` gives the
+ * server CPU 0 and the bots CPU 1.
  *
  * Figures cover the measuring window, which opens once every room is filled and --settle seconds
  * have passed (the joins of the ramp leave a backlog that is not the steady state); errors and leaks
- * cover the whole run. Progress lines go to stderr every 5 s; the last line on stdout is one JSON
- * object. The exit code is 1 on any error, leak, stall or server crash, or if nothing was played.
+ * cover the whole run, by kind (lib/joins.ts names the join failures). The records' queue comes
+ * from the server's /metrics (lib/recordsQueue.ts). Progress lines go to stderr every 5 s, then a
+ * summary (lib/report.ts summaryLines); the last line on stdout is one JSON object. The exit code is 1 on any error, leak, stall or server crash, or if nothing was played.
  *
  * Arguments: lib/runOptions.ts; table lifecycle: lib/tables.ts; figures: lib/figures.ts;
  * report: lib/report.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client } from 'colyseus.js';
 import { seedRng } from '../server/rules';
 import { Figures } from './lib/figures';
-import { buildReport, progressLine } from './lib/report';
+import { RecordsQueue } from './lib/recordsQueue';
+import { buildReport, progressLine, summaryLines } from './lib/report';
 import { runOptions } from './lib/runOptions';
 import { Scheduler } from './lib/scheduler';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
 import { Fleet, SEATS } from './lib/tables';
-import { ProcessSampler } from '../server/loadtestStats';
 import { FILE_HEADROOM, parseOpenFileLimit } from '../server/ops/fileLimit';
 
 const PROGRESS_MS = 5000;
@@ -54,44 +57,9 @@ function checkFileLimit(rooms: number): void {
   }
 }
 
-/**
- * One JSON line per second for each process: the bots' (latency of the actions whose patch
- * arrived in that second, event-loop delay, GC, games) and the server's (server/loadtestStats.ts).
- */
-function startTimeline(file: string, figures: Figures, server: ServerProcess | null, phase: () => string) {
-  const out = createWriteStream(file);
-  const sampler = new ProcessSampler().start();
-  let games = figures.games;
-  server?.timeline((sample) => out.write(`${JSON.stringify({ src: 'server', phase: phase(), ...sample })}\n`));
-  const timer = setInterval(() => {
-    const latency = figures.secondLatency;
-    const line = {
-      src: 'bots',
-      phase: phase(),
-      ...sampler.take(),
-      actions: latency.count,
-      ...Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [`latency${k[0].toUpperCase()}${k.slice(1)}Ms`, v])),
-      games: figures.games >= games ? figures.games - games : figures.games, // the window's start resets the count
-    };
-    games = figures.games;
-    latency.reset();
-    out.write(`${JSON.stringify(line)}\n`);
-  }, 1000);
-  return {
-    stop() {
-      clearInterval(timer);
-      sampler.stop();
-      server?.timeline(null);
-      out.end();
-    },
-  };
-}
-
 async function main() {
   const opts = runOptions();
   const { rooms, seconds, batch, pace, idle, clients } = opts;
-  const cpuProfDir = opts['cpu-prof'];
-  const serverArgs = opts['server-args'].split(' ').filter(Boolean);
   const figures = new Figures();
   const scheduler = new Scheduler((error) => figures.countError('bot exception', error));
 
@@ -113,21 +81,19 @@ async function main() {
         },
         {
           stats: true,
+          metrics: true,
           cpus: opts.pin ? '0' : undefined,
           root: opts['server-root'],
-          nodeArgs: ['--expose-gc', ...serverArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
+          nodeArgs: ['--expose-gc'],
         },
       );
   const endpoint = opts.endpoint ?? server!.endpoint;
-  if (server && opts['server-log']) {
-    const out = createWriteStream(opts['server-log']);
-    server.child.stdout!.pipe(out);
-    server.child.stderr!.pipe(out);
-  }
   const fleet = new Fleet(new Client(endpoint), { pace, idle, clients }, figures, scheduler, seedRng(`${opts.seed}-bots`));
   await sleep(1000);
   const baseline = (await server?.stats({ gc: true })) ?? null;
   const baselineRssMB = server?.rssMB() ?? NaN;
+  const records = server?.opsPort ? new RecordsQueue(server.opsPort) : null;
+  await records?.sample();
 
   const runStart = performance.now();
   let phase = 'ramp';
@@ -147,20 +113,28 @@ async function main() {
       }),
     );
     if (server?.crashed()) figures.countError('server crashed');
+    void records?.sample();
   }, PROGRESS_MS);
 
-  // Ramp up: `batch` rooms at a time, each retried until it is filled.
-  for (let first = 0; first < rooms && !server?.crashed(); first += batch) {
-    const slots = Array.from({ length: Math.min(batch, rooms - first) }, (_, i) => first + i);
-    await Promise.all(
-      slots.map(async (slot) => {
-        for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
-      }),
-    );
+  // Ramp up: each room retried until it is filled; `batch` rooms at a time, or `rate` opened per second.
+  const fill = async (slot: number) => {
+    for (let tries = 0; tries < 5 && !(await fleet.openTable(slot)); tries++) await sleep(1000);
+  };
+  if (opts.rate > 0) {
+    const filling: Promise<void>[] = [];
+    for (let slot = 0; slot < rooms && !server?.crashed(); slot++) {
+      const due = runStart + (slot * 1000) / opts.rate;
+      if (due > performance.now()) await sleep(due - performance.now());
+      filling.push(fill(slot));
+    }
+    await Promise.all(filling);
+  } else {
+    for (let first = 0; first < rooms && !server?.crashed(); first += batch) {
+      await Promise.all(Array.from({ length: Math.min(batch, rooms - first) }, (_, i) => fill(first + i)));
+    }
   }
   const rampSeconds = (performance.now() - runStart) / 1000;
   phase = 'settle';
-  const timeline = opts.timeline ? startTimeline(opts.timeline, figures, server, () => phase) : null;
   await sleep(opts.settle * 1000);
 
   // Measuring window.
@@ -172,13 +146,10 @@ async function main() {
   const botLoop = monitorEventLoopDelay({ resolution: 10 });
   botLoop.enable();
   await server?.stats(); // resets the server's event-loop histogram
-  if (opts['alloc-prof']) await server?.allocations(null, opts['alloc-kind']);
   phase = 'window';
   windowStart = performance.now();
   await sleep(seconds * 1000);
   const windowSeconds = (performance.now() - windowStart) / 1000;
-  timeline?.stop();
-  if (opts['alloc-prof']) await server?.allocations(opts['alloc-prof']);
   const split1 = server?.cpuSplit() ?? null;
   const io1 = server?.syscalls() ?? null;
   const botCpu = process.cpuUsage(botCpu0);
@@ -187,6 +158,7 @@ async function main() {
   const stats = server ? await server.stats() : null;
   // The same rooms after a full GC: what they hold, without the garbage not yet collected.
   const live = server ? await server.stats({ gc: true }) : null;
+  await records?.sample();
   const clientsAtEnd = fleet.liveClients();
   const roomsAtEnd = fleet.tables.size;
   fleet.checkStalls();
@@ -202,6 +174,9 @@ async function main() {
     clientKind: clients,
     windowSeconds,
     rampSeconds,
+    rate: opts.rate > 0 ? opts.rate : null,
+    batch,
+    records: records?.figures ?? null,
     server: server
       ? {
           cpuSeconds: split0 && split1 ? split1.user + split1.system - (split0.user + split0.system) : NaN,
@@ -223,6 +198,7 @@ async function main() {
 
   await fleet.closeAll();
   await server?.stop();
+  for (const line of summaryLines(report)) console.error(line);
   console.log(JSON.stringify(report));
   const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && (report.actions > 0 || idle);
   process.exit(ok ? 0 : 1);

@@ -4,7 +4,6 @@ import { startServer, ROOM_NAME } from './app';
 import { CONNECTION_CAPACITY } from './ops/config';
 import { log } from './ops/log';
 import { useSha256 } from './fairness/sha256';
-import { startLoadtestStats } from './loadtestStats';
 
 async function main() {
   // Commitments, seeds and record ids through node:crypto (the SDK keeps the pure SHA-256): same hex.
@@ -12,7 +11,6 @@ async function main() {
   const config = configFromEnv();
   // SIGTERM/SIGINT drain (server/ops/drain.ts): no new rooms, games finish up to DRAIN_SECONDS, then exit.
   const server = await startServer(config, { exitOnSignal: true });
-  if (process.env.LOADTEST_STATS === '1') startLoadtestStats(); // opt-in figures for loadtest/run.ts
   const { redisUrl, publicAddress, edge } = config.ops!;
   // Where the connection cap came from: MAX_CONNECTIONS, or the open-file limit (server/ops/fileLimit.ts).
   const maxConnectionsFrom = process.env.MAX_CONNECTIONS?.trim() ? 'MAX_CONNECTIONS' : CONNECTION_CAPACITY.source;

@@ -1,7 +1,7 @@
 /**
- * The one command-line parser of the load tools (run, fuzz, latency, patchAnatomy,
- * colyseus-loadtest, simulate): each tool declares its flags once, with kind, default and
- * limits, and gets typed values back or a usage error naming the flag.
+ * The one command-line parser of the load tools (run, fuzz, latency, simulate, ladder): each tool
+ * declares its flags once, with kind, default and limits, and gets typed values back or a usage
+ * error naming the flag.
  *
  *   const args = parseArgs(process.argv.slice(2), {
  *     rooms: { kind: 'int', default: 20, min: 1, help: 'six-player rooms' },
@@ -9,8 +9,7 @@
  *     idle: { kind: 'flag' },
  *   });
  *
- * Flags are `--name value` or `--name=value`; a `flag` takes no value. Unknown flags are refused
- * unless `allowUnknown` (colyseus-loadtest shares argv with @colyseus/loadtest's own flags).
+ * Flags are `--name value` or `--name=value`; a `flag` takes no value. Unknown flags are refused.
  */
 
 export type FlagSpec =
@@ -37,28 +36,18 @@ export type ParsedArgs<T extends FlagSpecs> = { -readonly [K in keyof T]: ValueO
 
 export class UsageError extends Error {}
 
-export function parseArgs<const T extends FlagSpecs>(
-  argv: readonly string[],
-  specs: T,
-  options: { allowUnknown?: boolean } = {},
-): ParsedArgs<T> {
+export function parseArgs<const T extends FlagSpecs>(argv: readonly string[], specs: T): ParsedArgs<T> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     out[name] = spec.kind === 'flag' ? false : spec.kind === 'optional' ? undefined : spec.default;
   }
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
-    if (!token.startsWith('--')) {
-      if (options.allowUnknown) continue;
-      throw new UsageError(`unexpected argument ${token}`);
-    }
+    if (!token.startsWith('--')) throw new UsageError(`unexpected argument ${token}`);
     const eq = token.indexOf('=');
     const name = token.slice(2, eq >= 0 ? eq : undefined);
     const spec = Object.prototype.hasOwnProperty.call(specs, name) ? specs[name] : undefined;
-    if (!spec) {
-      if (options.allowUnknown) continue;
-      throw new UsageError(`unknown flag --${name}${usageHint(specs)}`);
-    }
+    if (!spec) throw new UsageError(`unknown flag --${name}${usageHint(specs)}`);
     if (spec.kind === 'flag') {
       if (eq >= 0) throw new UsageError(`--${name} takes no value`);
       out[name] = true;
@@ -99,35 +88,12 @@ function usageHint(specs: FlagSpecs): string {
 }
 
 /** For a tool's main: a usage error prints one line and exits 2; anything else is rethrown. */
-export function parseArgsOrExit<const T extends FlagSpecs>(
-  argv: readonly string[],
-  specs: T,
-  options: { allowUnknown?: boolean } = {},
-): ParsedArgs<T> {
+export function parseArgsOrExit<const T extends FlagSpecs>(argv: readonly string[], specs: T): ParsedArgs<T> {
   try {
-    return parseArgs(argv, specs, options);
+    return parseArgs(argv, specs);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`usage: ${error.message}`);
     process.exit(2);
   }
-}
-
-/**
- * A tool's one input file (the argument ending in `suffix`, anywhere on the line) and its flags;
- * throws `usage` when no such file is given.
- */
-export function parseFileArgsOrExit<const T extends FlagSpecs>(
-  argv: readonly string[],
-  suffix: string,
-  specs: T,
-  usage: string,
-): { file: string; args: ParsedArgs<T> } {
-  const file = argv.find((a) => a.endsWith(suffix));
-  const args = parseArgsOrExit(
-    argv.filter((a) => a !== file),
-    specs,
-  );
-  if (!file) throw new Error(usage);
-  return { file, args };
 }

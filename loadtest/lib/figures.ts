@@ -19,9 +19,7 @@ export class Figures {
   // Measuring window.
   games = 0;
   actions = 0;
-  /** The same as `latency`, over the last second only (the timeline resets it). */
-  readonly secondLatency = new LatencyHistogram();
-  readonly latency = new LatencyHistogram(this.secondLatency);
+  readonly latency = new LatencyHistogram();
   /** The same as `latency`, since the previous progress line only. */
   readonly recentLatency = new LatencyHistogram();
   readonly fanout = new LatencyHistogram();

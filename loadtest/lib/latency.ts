@@ -8,12 +8,8 @@ export class LatencyHistogram {
     numberOfSignificantValueDigits: 3,
   });
 
-  /** `also`: another histogram that records every value too (e.g. a shorter-lived one). */
-  constructor(private readonly also?: LatencyHistogram) {}
-
   record(ms: number): void {
     this.histogram.recordValue(Math.max(1, Math.round(ms * 1000)));
-    this.also?.record(ms);
   }
 
   reset(): void {

@@ -1,5 +1,6 @@
 /** The load run's progress line (stderr, every few seconds) and its final one-line JSON report. */
 import { Figures } from './figures';
+import { RecordsQueueFigures } from './recordsQueue';
 import { ServerStats } from './serverProcess';
 
 export interface ProgressInputs {
@@ -36,7 +37,13 @@ export interface Measured {
   /** `decoding` or `lean` (lib/tables.ts): lean clients check no patch for leaks after the deal. */
   clientKind: string;
   windowSeconds: number;
+  /** From the first room opened until every room was filled (six seated). */
   rampSeconds: number;
+  /** Rooms opened per second during the ramp, or null when opened in batches. */
+  rate: number | null;
+  batch: number;
+  /** The server's records' queue over the run (null with --endpoint). */
+  records: RecordsQueueFigures | null;
   server: null | {
     cpuSeconds: number;
     /** The kernel's share of cpuSeconds (socket system calls; on loopback also the peer's TCP receive). */
@@ -58,6 +65,11 @@ export interface Measured {
   crashed: boolean;
 }
 
+/**
+ * The one JSON line. Its fields come in groups, in this order: the run, what the bots saw (latency,
+ * bytes), the server (CPU, memory, event loop; null with --endpoint), the bots' own process, and
+ * what went wrong.
+ */
 export function buildReport(f: Figures, m: Measured) {
   const bytes = f.actionPatchBytes.summary();
   const s = m.server;
@@ -70,6 +82,8 @@ export function buildReport(f: Figures, m: Measured) {
     clientKind: m.clientKind,
     seconds: +m.windowSeconds.toFixed(1),
     rampSeconds: +m.rampSeconds.toFixed(1),
+    rampRate: m.rate,
+    rampBatch: m.rate === null ? m.batch : null,
     games: f.games,
     actions: f.actions,
     actionsPerSec: +(f.actions / m.windowSeconds).toFixed(1),
@@ -105,6 +119,7 @@ export function buildReport(f: Figures, m: Measured) {
     botEventLoopDelayP99Ms: +(m.botLoopP99Ns / 1e6).toFixed(2),
     errors: f.errors,
     errorKinds: { ...f.errorKinds },
+    records: m.records ? { ...m.records } : null,
     stalls: f.stalls,
     leaks: f.leaks,
     leakSamples: f.leakSamples,
@@ -124,4 +139,26 @@ function memoryOf(m: ServerStats) {
     arrayBuffers: m.arrayBuffersMB ?? null,
     v8Malloc: m.v8MallocMB ?? null,
   };
+}
+
+/**
+ * The report for people (stderr, before the JSON line): the ramp, what was played, errors by
+ * kind, the records' queue and the server's cost, one line each.
+ */
+export function summaryLines(r: Report): string[] {
+  const kinds = Object.entries(r.errorKinds).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  const q = r.records;
+  const cpu = r.serverCpuPct === null ? null : `${r.serverCpuPct} % CPU, ${r.serverCpuPerActionUs ?? '-'} µs/action`;
+  return [
+    `loadtest: ${r.rooms} rooms of ${r.clientKind} clients at ${r.pace} pace (${r.roomsAtEnd} rooms, ${r.clients} clients at the end)`,
+    `  ramp: ${r.rampSeconds} s from the first room opened until all were filled (${r.rampRate === null ? `${r.rampBatch} at a time` : `${r.rampRate} rooms/s`})`,
+    `  window: ${r.seconds} s, ${r.games} games, ${r.actions} actions (${r.actionsPerSec}/s), latency p50 ${r.latencyMs.p50} p99 ${r.latencyMs.p99} max ${r.latencyMs.max} ms`,
+    `  errors: ${r.errors}${kinds.length ? ` (${kinds.map(([kind, n]) => `${kind}: ${n}`).join(', ')})` : ''}; stalls ${r.stalls}, leaks ${r.leaks}${r.crashed ? ', SERVER CRASHED' : ''}`,
+    q
+      ? `  records' queue: at most ${q.waitingMax} waiting for the disk, oldest wait ${q.oldestWaitMaxMs ?? '-'} ms (every 5 s), ${q.notDurable} not durable in time, ${q.saved} saved`
+      : "  records' queue: - (external server)",
+    cpu
+      ? `  server: ${cpu}, RSS ${r.serverRssMB} MB (${r.rssPerRoomKB} KB/room), live heap ${r.liveHeapPerRoomKB} KB/room, event loop p99 ${r.eventLoopDelayP99Ms} ms`
+      : '  server: - (external server)',
+  ];
 }

@@ -11,6 +11,12 @@ export const RUN_FLAGS = {
     max: 33,
     help: 'rooms filled at a time during the ramp (six matchmakes each stay under the default MAX_PENDING_MATCHMAKES, 200)',
   },
+  rate: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    help: 'rooms opened per second during the ramp, each filled as soon as it opens (e.g. 50); 0: --batch rooms at a time',
+  },
   pace: { kind: 'choice', choices: ['human', 'fast'], default: 'human', help: 'human: 1–3 s per move; fast: at once' },
   clients: {
     kind: 'choice',
@@ -19,10 +25,10 @@ export const RUN_FLAGS = {
     help: 'decoding: every client decodes every patch (and checks it for leaks); lean: only until the deal, then follows the events message (a cheaper load generator: loadtest/leanSeat.ts)',
   },
   seed: { kind: 'string', default: 'loadtest' },
-  'cpu-prof': { kind: 'optional', help: 'directory for the server CPU profile' },
-  'server-args': { kind: 'string', default: '', help: 'extra node flags for the server' },
-  'server-log': { kind: 'optional', help: "file for the server's stdout and stderr" },
-  'server-root': { kind: 'optional', help: 'run the server of another checkout (before/after runs)' },
+  'server-root': {
+    kind: 'optional',
+    help: "run another checkout's server (its build and node_modules) with these bots: one side of an A/B (docs/benchmarks.md)",
+  },
   pin: {
     kind: 'flag',
     help: 'give the server CPU 0 and the bots CPU 1 (taskset): each process has a core of its own, as if the bots ran on another machine',
@@ -30,20 +36,6 @@ export const RUN_FLAGS = {
   idle: { kind: 'flag', help: 'seat the bots, never start the games' },
   settle: { kind: 'number', default: 5, min: 0, help: 'seconds between the ramp and the window' },
   endpoint: { kind: 'optional', help: 'an external server (no server figures)' },
-  'alloc-prof': {
-    kind: 'optional',
-    help: "file for the server's allocations in the window, garbage included (.heapprofile; loadtest/allocSplit.ts)",
-  },
-  'alloc-kind': {
-    kind: 'choice',
-    choices: ['all', 'promoted'],
-    default: 'all',
-    help: 'all: every allocation; promoted: only what outlives the young generation (the old-space garbage behind major GCs)',
-  },
-  timeline: {
-    kind: 'optional',
-    help: 'file for one JSON line per second and process (bots, server) from the settle on: latency, event-loop delay, GC, games (loadtest/tailReport.ts reads it)',
-  },
 } as const;
 
 export type RunOptions = ParsedArgs<typeof RUN_FLAGS>;

@@ -2,10 +2,16 @@ import { spawn, ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The load tool's agent inside the server process (loadtest/agent/stats.mjs). */
+export const STATS_AGENT = pathToFileURL(path.resolve(__dirname, '..', 'agent', 'stats.mjs')).href;
 
 export interface ServerProcess {
   child: ChildProcess;
   port: number;
+  /** The internal listener's port (OPS_PORT, for /metrics), when started with `{ metrics: true }`; else null. */
+  opsPort: number | null;
   endpoint: string;
   /** True once the process exited without being asked to. */
   crashed(): boolean;
@@ -17,57 +23,48 @@ export interface ServerProcess {
   /** Read and write system calls so far (/proc/<pid>/io: every socket read, every write or writev). */
   syscalls(): { reads: number; writes: number };
   /**
-   * The server's own figures (event-loop delay since the last call, which it then resets);
-   * only when started with `{ stats: true }` (LOADTEST_STATS=1), else null. `gc`: collect
-   * garbage first (the server must run with --expose-gc) to read the live heap.
+   * The server's own figures (event-loop delay since the last call, which it then resets); only
+   * when started with `{ stats: true }`, else null. `gc`: collect garbage first (the server must
+   * run with --expose-gc) to read the live heap.
    */
   stats(options?: { gc?: boolean }): Promise<ServerStats | null>;
-  /**
-   * Starts sampling the server's allocations (`promoted`: only those that outlive the young
-   * generation), or stops and writes them to `file` (resolves once written).
-   */
-  allocations(file: string | null, kind?: 'all' | 'promoted'): Promise<void>;
-  /** Asks for (or stops) the server's per-second timeline lines (server/loadtestStats.ts); each one goes to `onSample`. */
-  timeline(onSample: ((sample: Record<string, unknown>) => void) | null): void;
   stop(): Promise<void>;
 }
 
-/** What server/loadtestStats.ts prints. */
+/** What loadtest/agent/stats.mjs prints. */
 export interface ServerStats {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   rssMB: number;
   heapUsedMB: number;
-  heapTotalMB?: number;
-  heapPhysicalMB?: number;
-  externalMB?: number;
-  arrayBuffersMB?: number;
-  v8MallocMB?: number;
-  cpuSeconds: number;
-  rooms: number;
-  clients: number;
+  heapTotalMB: number;
+  heapPhysicalMB: number;
+  externalMB: number;
+  arrayBuffersMB: number;
+  v8MallocMB: number;
+  /** TypeScript files in the module cache: 0 for the compiled server. */
+  tsModules: number;
 }
 
 export interface ServerProcessOptions {
-  /** Extra node flags before the script, e.g. ['--cpu-prof', '--cpu-prof-dir=prof']. */
+  /** Extra node flags before the script, e.g. ['--expose-gc']. */
   nodeArgs?: string[];
-  /** Sets LOADTEST_STATS=1 and keeps the server's stdin to ask for `stats()`. */
+  /** Loads the stats agent into the server and keeps its stdin to ask for `stats()`. */
   stats?: boolean;
+  /** Opens the internal listener (OPS_PORT) on a free port: /metrics, e.g. the records' queue. */
+  metrics?: boolean;
   /** Another checkout whose server to run (its own node_modules); default this one. */
   root?: string;
-  /**
-   * `build` (default): the compiled server as `npm start` runs it (build/index.js, built first when
-   * missing or stale); a checkout from before issue 25 (no scripts/build.js) runs from source.
-   * `source`: server/index.ts through tsx.
-   */
-  entry?: 'build' | 'source';
   /** CPUs the server may run on (`taskset -c` list, e.g. '0'); default any. */
   cpus?: string;
 }
 
-/** The node arguments that run `root`'s server: compiled when the checkout can build, else through tsx. */
-export function serverEntry(root: string, entry: 'build' | 'source' = 'build'): string[] {
+/**
+ * The node arguments that run `root`'s server as `npm start` does: build/index.js (built first when
+ * missing or stale); a checkout from before issue 25 (no scripts/build.js) runs from source.
+ */
+export function serverEntry(root: string): string[] {
   const builder = path.join(root, 'scripts', 'build.js');
-  if (entry === 'build' && existsSync(builder)) {
+  if (existsSync(builder)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     (require(builder) as { ensureBuilt(log?: (line: string) => void): boolean }).ensureBuilt(() => undefined);
     return [path.join('build', 'index.js')];
@@ -87,32 +84,30 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `npm start`'s server (the compiled one, see `entry`) as a child process (so figures are
- * the server's own, not the bots'), on a free port, and resolves once it listens.
+ * Starts `npm start`'s server (the compiled one, see `serverEntry`) as a child process (so figures
+ * are the server's own, not the bots'), on a free port, and resolves once it listens.
  */
 export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
+  let opsPort = options.metrics ? await freePort() : null;
+  while (opsPort === port) opsPort = await freePort();
   const root = options.root ? path.resolve(options.root) : path.resolve(__dirname, '..', '..');
-  const argv = [process.execPath, ...(options.nodeArgs ?? []), ...serverEntry(root, options.entry)];
+  const agent = options.stats ? ['--import', STATS_AGENT] : [];
+  const argv = [process.execPath, ...(options.nodeArgs ?? []), ...agent, ...serverEntry(root)];
   // taskset execs node in its own process: the pid, /proc figures and signals stay the server's.
   const [command, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...argv] : argv;
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...env, ...(options.stats ? { LOADTEST_STATS: '1' } : {}), PORT: String(port) },
+    env: { ...process.env, ...env, ...(opsPort !== null ? { OPS_PORT: String(opsPort) } : {}), PORT: String(port) },
     stdio: [options.stats ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const statsWaiters: ((s: ServerStats) => void)[] = [];
-  let onTimeline: ((sample: Record<string, unknown>) => void) | null = null;
-  const allocationWaiters: (() => void)[] = [];
   let stdoutTail = '';
   child.stdout!.on('data', (d: Buffer) => {
     const lines = (stdoutTail + d.toString()).split('\n');
     stdoutTail = lines.pop()!;
     for (const line of lines) {
-      if (line.startsWith('{"loadtestTimeline"')) onTimeline?.(JSON.parse(line).loadtestTimeline);
-      if (line.startsWith('{"loadtestAllocations"')) allocationWaiters.shift()?.();
-      if (!line.startsWith('{"loadtestStats"')) continue;
-      statsWaiters.shift()?.(JSON.parse(line).loadtestStats);
+      if (line.startsWith('{"loadtestStats"')) statsWaiters.shift()?.(JSON.parse(line).loadtestStats);
     }
   });
   let stopping = false;
@@ -130,6 +125,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   return {
     child,
     port,
+    opsPort,
     endpoint: `ws://127.0.0.1:${port}`,
     crashed: () => exited && !stopping,
     rssMB: () => {
@@ -167,22 +163,6 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
         statsWaiters.push(waiter);
         child.stdin!.write(request.gc ? 'stats gc\n' : 'stats\n');
       });
-    },
-    allocations: (file, kind = 'all') => {
-      if (!options.stats || exited) return Promise.resolve();
-      if (file === null) {
-        child.stdin!.write(kind === 'promoted' ? 'allocations promoted\n' : 'allocations start\n');
-        return Promise.resolve();
-      }
-      return new Promise<void>((resolve) => {
-        allocationWaiters.push(resolve);
-        child.stdin!.write(`allocations stop ${path.resolve(file)}\n`);
-      });
-    },
-    timeline: (onSample) => {
-      if (!options.stats || exited) return;
-      onTimeline = onSample;
-      child.stdin!.write(onSample ? 'timeline\n' : 'timeline stop\n');
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -16,6 +16,7 @@ import { CockroachState } from '../../server/schema/CockroachState';
 import { playerViewOf } from '../../server/schema/playerView';
 import { easyMove } from '../../server/bots/easy';
 import { Figures } from './figures';
+import { joinFailureKind, withinJoinTimeout } from './joins';
 import { hiddenInfoViolations, PatchChange } from './leakCheck';
 import { Scheduler } from './scheduler';
 import { chooseMoveFrom } from '../clientBot';
@@ -127,24 +128,23 @@ export class Fleet {
     };
     let host: Room<CockroachState>;
     try {
-      host = await this.client.create<CockroachState>(ROOM_NAME, { nickname: `b${slot}-0` }, CockroachState);
+      host = await withinJoinTimeout(this.client.create<CockroachState>(ROOM_NAME, { nickname: `b${slot}-0` }, CockroachState));
     } catch (error) {
-      this.figures.countError('create failed', error);
+      this.figures.countError(joinFailureKind('create', error), error);
       return false;
     }
     table.bots.push(this.attach(table, host, 0));
     this.tables.add(table);
     const joins = await Promise.allSettled(
       Array.from({ length: SEATS - 1 }, (_, i) =>
-        this.client
-          .joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState)
+        withinJoinTimeout(this.client.joinById<CockroachState>(host.roomId, { nickname: `b${slot}-${i + 1}` }, CockroachState))
           // Seats taken by the others arrive as events before this bot is attached: heard, not counted.
           .then((room) => (room.onMessage(SERVER_MESSAGES.events, () => undefined), room)),
       ),
     );
     for (const [i, j] of joins.entries()) {
       if (j.status === 'fulfilled') table.bots.push(this.attach(table, j.value, i + 1));
-      else this.figures.countError('join failed', j.reason);
+      else this.figures.countError(joinFailureKind('join', j.reason), j.reason);
     }
     if (table.bots.length < SEATS || this.figures.stopping) {
       await this.close(table);

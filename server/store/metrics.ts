@@ -43,6 +43,23 @@ export const recordQueue = new Gauge({
   registers: [registry],
 });
 
+let queueAge: (() => number) | null = null;
+
+/** The running writer's age (ms) of its oldest record not yet durable; `null` with the one going away (a newer writer's stays). */
+export function setRecordQueueAge(next: (() => number) | null, leaving?: () => number): void {
+  if (next === null && leaving !== undefined && queueAge !== leaving) return;
+  queueAge = next;
+}
+
+new Gauge({
+  name: 'cockroach_record_queue_oldest_seconds',
+  help: 'Age of the oldest game record in memory, not yet durable on disk (0 when none): compare with the durability wait',
+  registers: [registry],
+  collect() {
+    this.set((queueAge?.() ?? 0) / 1000);
+  },
+});
+
 export const recordOutbox = new Gauge({
   name: 'cockroach_record_outbox',
   help: 'Game records durable in the outbox, waiting for PostgreSQL (0 without DATABASE_URL)',

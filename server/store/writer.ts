@@ -15,6 +15,7 @@ import {
   recordsSaved,
   recordsStoreOk,
   recordWriteFailures,
+  setRecordQueueAge,
 } from './metrics';
 import type { FileLoss } from './sqliteFile';
 import { isRowError, QuarantineEntry, quarantineDir, rowOrProblem } from './quarantine';
@@ -84,6 +85,8 @@ interface Pending {
   timer: NodeJS.Timeout | null;
   /** Its write has already resolved `queued` (the wait ran out). */
   late: boolean;
+  /** Date.now() when it was written: the queue's age on /metrics. */
+  since: number;
 }
 
 /** A sleep that `wake()` cuts short; `idle()` sleeps until woken. */
@@ -150,6 +153,11 @@ export class RecordWriter implements RecordSource {
   private stopped = false;
   private closed: Promise<void> | null = null;
   private readonly health = (): RecordsHealth => this.healthNow();
+  // `memory` keeps insertion order: its first record is the oldest still waiting.
+  private readonly queueAge = (): number => {
+    const oldest = this.memory.values().next().value;
+    return oldest ? Date.now() - oldest.since : 0;
+  };
 
   constructor(
     readonly disk: LocalRecords,
@@ -162,6 +170,7 @@ export class RecordWriter implements RecordSource {
   /** Starts delivering what the outbox holds (records of an earlier run included) and watching the file. */
   start(): this {
     setRecordsHealth(this.health);
+    setRecordQueueAge(this.queueAge);
     if (this.remote) this.deliveryLoop = this.runDelivery();
     this.checkTimer = setInterval(() => this.checkFile(), this.opts.fileCheckMs).unref();
     this.updateHealth();
@@ -196,7 +205,7 @@ export class RecordWriter implements RecordSource {
         this.drop(record.gameId, 'memory_full');
         return Promise.resolve('dropped');
       }
-      const pending: Pending = { record, row: null, waiters: [], timer: null, late: false };
+      const pending: Pending = { record, row: null, waiters: [], timer: null, late: false, since: Date.now() };
       const durable = new Promise<WriteOutcome>((resolve) => pending.waiters.push(resolve));
       pending.timer = setTimeout(() => this.late(pending), this.opts.durableWaitMs).unref();
       this.memory.set(record.gameId, pending);
@@ -262,6 +271,7 @@ export class RecordWriter implements RecordSource {
     if (this.remote && this.outbox > 0) log.warn('records.outbox_left', { ...left, msg: 'delivered at the next start from this DATA_DIR' });
     else log.info('records.closed', left);
     setRecordsHealth(null, this.health);
+    setRecordQueueAge(null, this.queueAge);
     await this.disk.close();
     if (this.remote) await within(this.remote.close(), SETTLE_MS).catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 // smart must beat easy by a clear margin. Seeded, so the figures are the same on every run; a
-// change that weakens smart fails here. (docs/benchmarks.md has the 10,000-game figures.)
+// change that weakens smart fails here. (docs/history/benchmarks-2026.md, "Practice bots", has the 10,000-game figures.)
 import assert from 'node:assert/strict';
 import { lossShares } from './play';
 

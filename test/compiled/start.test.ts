@@ -14,7 +14,7 @@ import { ROOM_NAME } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { seedRng } from '../../server/rules';
 import { chooseMove } from '../../loadtest/clientBot';
-import { freePort } from '../../loadtest/lib/serverProcess';
+import { freePort, STATS_AGENT } from '../../loadtest/lib/serverProcess';
 import { Tracked } from '../support/server';
 import { tempDir } from '../support/tempDirs';
 
@@ -142,9 +142,9 @@ describe('build: npm run build / npm start (issue 25)', function () {
         ...process.env,
         PORT: String(port),
         DATA_DIR: tempDir('cockroach-compiled-'),
-        LOADTEST_STATS: '1', // answers `stats` on stdin (server/loadtestStats.ts)
+        // Only the load tool's agent (plain JavaScript), which answers `stats` on stdin: nothing may bring a TypeScript loader in.
+        NODE_OPTIONS: `--import ${STATS_AGENT}`,
       };
-      delete env.NODE_OPTIONS; // nothing may bring a TypeScript loader in
       child = spawn(process.execPath, ['scripts/start.js'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
