@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
-import { matchMaker } from 'colyseus';
+import { localLoad } from './colyseus/stats';
 import { registry } from './ops/metrics';
 
 const ms = (ns: number) => +(ns / 1e6).toFixed(2);
@@ -160,8 +160,7 @@ export function startLoadtestStats(): void {
       arrayBuffersMB: +(mem.arrayBuffers / 2 ** 20).toFixed(1),
       v8MallocMB: +(heap.malloced_memory / 2 ** 20).toFixed(1),
       cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(3),
-      rooms: matchMaker.stats.local.roomCount,
-      clients: matchMaker.stats.local.ccu,
+      ...localLoad(),
       // TypeScript files loaded (through tsx): 0 for the compiled server that npm start runs.
       tsModules: Object.keys(require.cache).filter((file) => file.endsWith('.ts')).length,
     };

@@ -1,6 +1,6 @@
 /**
- * What the edge (server/http/, server/room/seats.ts) reads of colyseus 0.15.57's matchmaker beyond
- * its documented API. Each says what breaks if the library changes it; the version check
+ * What the edge (server/http/, server/room/seats.ts) and the cluster (server/ops/cluster.ts) read
+ * of colyseus 0.15.57's matchmaker beyond its documented API. Each says what breaks if the library changes it; the version check
  * (versions.ts) refuses to start on any other version.
  */
 import type http from 'node:http';
@@ -21,6 +21,20 @@ export interface Listing {
 export async function listingById(roomId: string): Promise<Listing | undefined> {
   const found = (await matchMaker.driver.findOne({ roomId })) as unknown as Listing | undefined;
   return found && found.roomId === roomId ? found : undefined;
+}
+
+/**
+ * Writes a room's listing into the driver again, whole: `listing.save()` (typed on
+ * RoomListingData); that it re-creates a listing Redis lost is undocumented (redis-driver 0.15.6's
+ * RoomData.save is one HSET of every field). False for a room still being created (no roomId yet:
+ * Colyseus saves it when done). Breaks if save() becomes an update of a listing that must exist:
+ * the Redis drill (test/drills/redis.drill.ts, "listed in Redis again") fails.
+ */
+export async function republishListing(room: { listing?: { roomId?: string; save(): Promise<unknown> } }): Promise<boolean> {
+  const listing = room.listing;
+  if (!listing?.roomId) return false;
+  await listing.save();
+  return true;
 }
 
 /** The text of an error the matchmaker threw, or ''. */
