@@ -218,6 +218,16 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     return this.table.joinRefusal(identity, spectator);
   }
 
+  /**
+   * A newcomer's seat was reserved (server/room/reservations.ts). The room's first reservation is
+   * its creator's: the table then waits for them, unlisted and without a host, so nobody who slips
+   * in first takes the creator's role (issue 32).
+   */
+  reserved(sessionId: string, identity: { key: string | null } | null): void {
+    if (this.failed) return;
+    if (this.table.expectCreator(sessionId, identity?.key ?? null)) this.updateListing();
+  }
+
   /** Watchers now (the listing, metrics and the reservation bound read it). */
   get spectators(): { readonly size: number } {
     return this.table.state.watchers;

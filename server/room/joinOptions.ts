@@ -43,13 +43,14 @@ export type JoinParse =
 const BOT_PREFIX = '로봇';
 
 /**
- * Does this name start like a practice bot's (issue 32)? Read as a child reads it: letters only,
- * whatever the spaces, symbols, width or case between them ("로 봇", "🤖로봇", "ＲＯＢＯＴ" is not
- * Korean and passes).
+ * Could this name pass for a practice bot's (issue 32)? Read as a child reads it: only its Hangul
+ * syllables count, whatever stands between or before them (spaces, symbols, marks, a modifier
+ * letter or a lone jamo: "ʼ로봇", "ㅣ로봇", "로 봇"), and a name with "로봇" anywhere in them is a
+ * bot's.
  */
 export function isReservedNickname(name: string): boolean {
-  const letters = name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '');
-  return letters.startsWith(BOT_PREFIX);
+  const syllables = name.normalize('NFKC').replace(/[^\uAC00-\uD7A3]/gu, '');
+  return syllables.includes(BOT_PREFIX);
 }
 
 /**

@@ -25,6 +25,8 @@ export function listingFor({ table, awaitingCreator = false }: ListingInput): { 
   const hidden =
     table.isPrivate ||
     awaitingCreator ||
+    table.awaitingCreator ||
+    table.creator === null ||
     table.locked ||
     (table.hostId === null && table.creator !== null) ||
     table.lifecycle !== 'lobby' ||

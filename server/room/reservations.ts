@@ -41,6 +41,8 @@ export interface SeatedRoom {
    * address). Absent: the counts below decide.
    */
   admissionRefusal?(identity: { key: string | null; address: string } | null, spectator: boolean): ErrorCode | null;
+  /** Contract with the room (issue 32): a newcomer's reservation was made; the room's first names its creator. */
+  reserved?(sessionId: string, identity: { key: string | null } | null): void;
 }
 
 /**
@@ -152,6 +154,8 @@ export function limitReservations(roomClass: { prototype: object }): void {
       let order = reservedOrder.get(room);
       if (!order) reservedOrder.set(room, (order = new Map()));
       order.set(sessionId, holderOf(sessionId, authData));
+      const seated = room as unknown as SeatedRoom;
+      if (typeof seated.reserved === 'function') seated.reserved(sessionId, isIdentity(authData) ? authData : null);
     },
     left: rememberLeft,
   });

@@ -139,6 +139,18 @@ export class Table {
     return this.s.barred.has(barSignal(who));
   }
 
+  /**
+   * The room's first seat reservation names its creator (the matchmaker reserves the creator's seat
+   * right after the room is made): until they sit down nobody is host and the room is not listed,
+   * so nobody who slips in first takes the creator's role (issue 32).
+   */
+  expectCreator(sessionId: PlayerId, key: string | null): boolean {
+    if (this.s.creator !== null || this.s.seats.size > 0) return false;
+    this.s.creator = key !== null ? { key } : { seat: sessionId };
+    this.s.awaitingCreator = true;
+    return true;
+  }
+
   /** Is this the creator's seat (the host whenever present; only the creator kicks and unlocks)? */
   isCreator(id: PlayerId): boolean {
     const seat = this.s.seats.get(id);
@@ -276,13 +288,13 @@ export class Table {
       if (!target) return refused({ code: 'UNKNOWN_PLAYER', message: KICK_REFUSALS.UNKNOWN_PLAYER });
       if (target.identity !== null && this.s.seats.get(by)!.identity === target.identity)
         return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
-      if (target.identity !== null || target.address !== null) this.s.barred.add(barSignalOf(target));
       // An identity goes with all its places (a seat and a watcher's connection); an anonymous
       // player only with the one kicked (a sibling behind the same address keeps theirs).
       const key = target.identity;
       const seats = key === null ? (seat ? [seat] : []) : [...this.s.seats.values()].filter((s) => s.identity === key);
       const watchers = key === null ? (watcher ? [watcher] : []) : [...this.s.watchers.values()].filter((w) => w.identity === key);
       if (this.s.lifecycle === 'playing' && seats.length > 0) return refused('NOT_IN_LOBBY');
+      if (target.identity !== null || target.address !== null) this.s.barred.add(barSignalOf(target));
       for (const s of seats) this.unseat(s.id, 'kicked');
       for (const w of watchers) this.removeWatcher(w.id, 'kicked');
       if (!this.s.locked) this.lockNow(by, 'kick');
@@ -315,7 +327,9 @@ export class Table {
       this.emit({ type: 'dropped', player: id });
       this.endGrace(id);
       const droppedAt = this.settings.now();
-      const ms = this.s.lifecycle === 'lobby' ? this.settings.lobbyGraceMs : this.settings.reconnectGraceMs;
+      // The creator's lobby seat is held as long as a game seat: it is never freed for someone else.
+      const short = this.s.lifecycle === 'lobby' && !isCreatorSeat(this.s.creator, seat);
+      const ms = short ? this.settings.lobbyGraceMs : this.settings.reconnectGraceMs;
       this.graces.set(id, { droppedAt, timer: this.timers.after(ms, () => this.graceOver(id)) });
       return applied;
     });
@@ -407,7 +421,8 @@ export class Table {
       if (by !== this.s.hostId) return refused('NOT_HOST');
       if (this.s.lifecycle !== 'ended') return refused('GAME_NOT_OVER');
       if (this.s.gamesPlayed >= (this.settings.maxGames ?? MAX_GAMES_PER_ROOM)) return refused('TOO_MANY_GAMES');
-      for (const seat of [...this.s.seats.values()]) if (seat.away) this.unseat(seat.id, 'rematch');
+      // The creator's seat is never taken by someone else's rematch: they come back to it (issue 32).
+      for (const seat of [...this.s.seats.values()]) if (seat.away && !isCreatorSeat(this.s.creator, seat)) this.unseat(seat.id, 'rematch');
       this.stopGameTimers();
       this.autoPlayedAt.clear();
       this.secret = this.newSecret();
@@ -487,8 +502,8 @@ export class Table {
   private lockNow(by: PlayerId, reason: 'lock' | 'kick'): void {
     this.s.locked = true;
     this.s.lockAdmitted.clear();
-    for (const seat of this.s.seats.values()) if (seat.identity !== null) this.s.lockAdmitted.add(seat.identity);
-    for (const watcher of this.s.watchers.values()) if (watcher.identity !== null) this.s.lockAdmitted.add(watcher.identity);
+    for (const watcher of this.s.watchers.values()) if (watcher.identity !== null) this.s.lockAdmitted.set(watcher.identity, 'watch');
+    for (const seat of this.s.seats.values()) if (seat.identity !== null) this.s.lockAdmitted.set(seat.identity, 'sit');
     this.emit({ type: 'locked', by, reason });
   }
 
@@ -506,32 +521,23 @@ export class Table {
 
   private addSeat(seat: Omit<SeatState, 'connected' | 'away' | 'score' | 'seq'>): void {
     this.s.seats.set(seat.id, { ...seat, connected: true, away: false, score: 0, seq: this.s.nextSeq++ });
-    // The first person to sit is the room's creator (whoever made the room joins it first).
+    // The room's creator was named by its first reservation (expectCreator); without one, the first person to sit.
     if (this.s.creator === null && !seat.bot) this.s.creator = seat.identity !== null ? { key: seat.identity } : { seat: seat.id };
+    if (!seat.bot && isCreatorSeat(this.s.creator, seat)) this.s.awaitingCreator = false;
     this.emit({ type: 'seated', player: seat.id, bot: seat.bot });
   }
 
+  /**
+   * Frees a seat. The creator's role stays with the room's creator for the room's life, whoever
+   * sits where: it never passes to the next person, who might be a stranger (issue 32). A
+   * creator who left comes back as host; an anonymous creator, whom nothing can recognise again,
+   * leaves the table without anyone who may kick or unlock.
+   */
   private unseat(id: PlayerId, reason: Extract<SeatEvent, { type: 'left' }>['reason']): void {
-    const seat = this.s.seats.get(id);
     this.endGrace(id);
     this.s.seats.delete(id);
     this.bots.delete(id);
-    if (seat) this.handOnCreator(seat, reason);
     this.emit({ type: 'left', player: id, reason });
-  }
-
-  /**
-   * The creator's role stays with their identity while they are away, however long: coming back,
-   * they are host again. It moves on only when the creator chose to leave the lobby (RULINGS: the
-   * next seated player becomes host), or when an anonymous creator's seat is gone (nothing could
-   * recognise them again): to the next person seated in join order, or to nobody (the next to sit).
-   */
-  private handOnCreator(seat: SeatState, reason: Extract<SeatEvent, { type: 'left' }>['reason']): void {
-    const creator = this.s.creator;
-    if (!isCreatorSeat(creator, seat) || (creator !== null && 'key' in creator && reason !== 'left')) return;
-    const next = [...this.s.seats.values()].find((other) => !other.bot);
-    this.s.creator = next === undefined ? null : next.identity !== null ? { key: next.identity } : { seat: next.id };
-    this.s.hostLeftSeq = null;
   }
 
   private goAway(seat: SeatState, reason: 'grace' | 'left'): void {
@@ -547,7 +553,7 @@ export class Table {
       const grace = this.graces.get(id);
       const seat = this.s.seats.get(id);
       if (!grace || !seat) return refused('UNKNOWN_PLAYER');
-      if (this.s.lifecycle === 'lobby') {
+      if (this.s.lifecycle === 'lobby' && !isCreatorSeat(this.s.creator, seat)) {
         this.unseat(id, 'grace');
         return applied;
       }

@@ -27,14 +27,17 @@ export function watcherOf(state: Pick<TableView, 'watchers'>, key: string): Read
 
 /**
  * While the table is locked, who is not a newcomer: the creator, an identity holding a seat, and
- * the identities that were at the table (seated or watching) when it locked. Never an anonymous
- * player: nothing tells one anonymous connection from the next.
+ * the identities that were at the table when it locked: a player to sit or watch again, a watcher
+ * only to watch again (a watcher placed in advance must not sit down at a locked table). Never an
+ * anonymous player: nothing tells one anonymous connection from the next.
  */
-export function admittedWhileLocked(state: TableView, who: Joiner | null | undefined): boolean {
+export function admittedWhileLocked(state: TableView, who: Joiner | null | undefined, kind: JoinKind): boolean {
   if (!who || who.key === null) return false;
   const creator = state.creator;
   if (creator !== null && 'key' in creator && creator.key === who.key) return true;
-  return state.lockAdmitted.has(who.key) || seatOf(state, who.key) !== undefined;
+  if (seatOf(state, who.key) !== undefined) return true;
+  const was = state.lockAdmitted.get(who.key);
+  return was === 'sit' || (was === 'watch' && kind === 'watch');
 }
 
 /**
@@ -47,7 +50,7 @@ export function admittedWhileLocked(state: TableView, who: Joiner | null | undef
 export function joinRefusal(state: TableView, who: Joiner | null | undefined, kind: JoinKind): ErrorCode | null {
   if (who && state.barred.has(barSignal(who))) return 'KICKED';
   if (kind === 'sit' && who && who.key !== null && seatOf(state, who.key)) return 'ALREADY_SEATED';
-  if (state.locked && !admittedWhileLocked(state, who)) return 'LOCKED';
+  if (state.locked && !admittedWhileLocked(state, who, kind)) return 'LOCKED';
   if (kind === 'watch') {
     if (who && who.key !== null && watcherOf(state, who.key)) return null;
     if (state.watchers.size >= MAX_WATCHERS) return 'SPECTATORS_FULL';

@@ -1,11 +1,15 @@
 import { NICKNAME_MAX } from '../protocol';
 
 /**
- * How two names compare on a child's screen: the same letters whatever their width or case, with
- * spaces not counting ("엄마" and "엄 마" read alike).
+ * How two names compare on a child's screen: the same letters and digits whatever their width or
+ * case, with nothing else counting (spaces, marks drawn over a letter, symbols: "엄마", "엄 마" and
+ * "엄마" with a combining accent read alike).
  */
 function looks(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]|\p{Lm}/gu, '');
 }
 
 /**

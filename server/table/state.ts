@@ -75,9 +75,11 @@ export interface TableState {
   readonly watchers: Map<PlayerId, WatcherState>;
   /** No newcomer sits or watches (a kick locks; the host locks and unlocks): server/table/admission.ts. */
   locked: boolean;
-  /** While locked: the identity keys that were at the table when it locked, who may still come back. */
-  readonly lockAdmitted: Set<string>;
+  /** While locked: the identity keys that were at the table when it locked, and how they may come back (a watcher only to watch). */
+  readonly lockAdmitted: Map<string, 'sit' | 'watch'>;
   creator: Creator | null;
+  /** The creator was named (their reservation) but has not sat down yet. */
+  awaitingCreator: boolean;
   /** The join counter when the host was last present, while the host is not: successors were seated before it. */
   hostLeftSeq: number | null;
   /** The next seat's `seq`. */
@@ -125,7 +127,7 @@ export type TableView = Readonly<Omit<TableState, 'seats' | 'fairness' | 'barred
   readonly seats: ReadonlyMap<PlayerId, Readonly<SeatState>>;
   readonly watchers: ReadonlyMap<PlayerId, Readonly<WatcherState>>;
   readonly barred: ReadonlySet<string>;
-  readonly lockAdmitted: ReadonlySet<string>;
+  readonly lockAdmitted: ReadonlyMap<string, 'sit' | 'watch'>;
   readonly fairness: Readonly<TableState['fairness']>;
 };
 
@@ -144,8 +146,9 @@ export function newTableState(options: GameOptions, isPrivate: boolean, commitme
     barred: new Set(),
     watchers: new Map(),
     locked: false,
-    lockAdmitted: new Set(),
+    lockAdmitted: new Map(),
     creator: null,
+    awaitingCreator: false,
     hostLeftSeq: null,
     nextSeq: 0,
   };

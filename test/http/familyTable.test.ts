@@ -101,9 +101,10 @@ describe('http: a family’s table that a stranger cannot take (issue 32)', func
     await tryIn(badToken, { nickname: '손님' }, STRANGER, 'KICKED');
   });
 
-  it('a host blip past the lobby grace: a stranger stands in but kicks nobody, and the child is host again on return', async () => {
-    const grace = CockroachRoom.settings.lobbyGraceSeconds;
+  it('a host blip past the graces: the child’s seat is kept, a stranger stands in but kicks nobody, and the child is host again on return', async () => {
+    const { lobbyGraceSeconds, reconnectGraceSeconds } = CockroachRoom.settings;
     CockroachRoom.settings.lobbyGraceSeconds = 1;
+    CockroachRoom.settings.reconnectGraceSeconds = 2;
     try {
       const childToken = await guest(FAMILY);
       const child = await create(childToken, { nickname: '아이' }, 'child');
@@ -115,7 +116,8 @@ describe('http: a family’s table that a stranger cannot take (issue 32)', func
 
       child.room.connection.close();
       await bad.until(() => bad.state.hostId === bad.id, 'the stand-in after the grace', 10_000);
-      assert.equal(bad.state.creatorId, '', 'the creator is not seated');
+      assert.equal(bad.state.creatorId, child.id, 'the creator’s seat is kept');
+      assert.equal(bad.state.players.get(child.id)?.connected, false);
       for (const [type, payload, code] of [
         ['kick', { id: sister.id }, 'NOT_CREATOR'],
         ['unlock', {}, 'NOT_CREATOR'],
@@ -134,8 +136,30 @@ describe('http: a family’s table that a stranger cannot take (issue 32)', func
       );
       assert.equal(sister.leftWith, null);
     } finally {
-      CockroachRoom.settings.lobbyGraceSeconds = grace;
+      Object.assign(CockroachRoom.settings, { lobbyGraceSeconds, reconnectGraceSeconds });
     }
+  });
+
+  it('a stranger who slips in before the creator’s socket arrives is not the creator, not the host, and the lobby is not listed meanwhile', async () => {
+    const childToken = await guest(FAMILY);
+    const reserved = await matchmake(`create/${ROOM_NAME}`, { nickname: '아이' }, childToken, FAMILY);
+    assert.equal(reserved.status, 200, reserved.body);
+    const code = reserved.json.room.roomId as string;
+    const listed = async () =>
+      ((await request(port(), 'GET', `/matchmake/${ROOM_NAME}`, undefined, {}, FAMILY)).json as { roomId: string }[]).some(
+        (r) => r.roomId === code,
+      );
+    assert.equal(await listed(), false, 'not listed before its creator sits down');
+    const bad = await join(code, await guest(STRANGER), { nickname: '손님' }, STRANGER, 'stranger');
+    await bad.until(() => bad.state.players.size === 1, 'the stranger seated');
+    assert.equal(bad.state.hostId, '', 'nobody is host while the creator is on the way');
+    assert.equal(bad.state.creatorId, '');
+    const refusal = bad.nextMessage('error');
+    bad.room.send('lock', {});
+    assert.equal((await refusal).code, 'NOT_HOST');
+    const child = await connect(reserved, 'child');
+    await bad.until(() => bad.state.hostId === child.id && bad.state.creatorId === child.id, 'the child is host and creator');
+    assert.equal(await listed(), true, 'listed once the creator sits');
   });
 
   it('watchers are listed for everyone, removed by the host, and one address cannot take every place', async () => {

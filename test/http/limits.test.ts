@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
+import { Client } from 'colyseus.js';
 import WebSocket from 'ws';
+import { CockroachState } from '../../server/schema/CockroachState';
 import { socketErrors } from '../../server/colyseus/transport/GuardedTransport';
 import { setLogSink } from '../../server/ops/log';
 import { idleSocket, pastHttpTimeouts, post, request, ROOM_NAME, useEdge, waitFor } from './support';
@@ -35,10 +37,13 @@ describe('http: limits an operator sets', function () {
       // Another address is not affected; and quick match from the first one joins its room instead of creating.
       const other = await post(port(), CREATE, { nickname: '남' }, from('198.51.100.2'));
       assert.ok(other.json.room);
+      // A lobby is listed once its creator sits down (issue 32: nobody takes a creator's place first).
+      const seated = await new Client(`ws://127.0.0.1:${port()}`).consumeSeatReservation(other.json, CockroachState);
       const quick = await post(port(), `/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '빠른' }, a);
       assert.equal(quick.json.room?.roomId, other.json.room.roomId, 'joined, did not create');
       // Once a lobby is gone, the address may open another; the per-minute count still holds
       // (refusals were not counted: two creates so far).
+      await seated.leave();
       await matchMaker.getRoomById(first.json.room.roomId)!.disconnect();
       const fourth = await post(port(), CREATE, { nickname: '넷' }, a);
       assert.ok(fourth.json.room);

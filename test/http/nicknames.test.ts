@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_MARKS_PER_BASE, parseJoinOptions, parseNickname } from '../../server/room/joinOptions';
+import { isReservedNickname, MAX_MARKS_PER_BASE, parseJoinOptions, parseNickname } from '../../server/room/joinOptions';
 
 describe('join options: nicknames and entropy', () => {
   it('accepts names of letters, digits, symbols and emoji, NFC-normalised and trimmed', () => {
@@ -65,6 +65,12 @@ describe('join options: nicknames and entropy', () => {
     for (const raw of bad) assert.equal(parseNickname(raw), null, JSON.stringify(raw));
     assert.equal(parseNickname(42), null);
     assert.equal(parseNickname('a'.repeat(201)), null);
+  });
+
+  it('keeps a practice bot’s name for bots, however it is dressed up (issue 32)', () => {
+    for (const name of ['로봇 토리', '로봇', ' 로 봇 친구', 'ʼ로봇', 'ㅣ로봇', '★로★봇★', '우리로봇', '로\u0301봇'])
+      assert.equal(isReservedNickname(name), true, name);
+    for (const name of ['로보', '봇로', '토리', '로 보 트', 'robot']) assert.equal(isReservedNickname(name), false, name);
   });
 
   it('takes an optional entropy of 16–64 hex characters from players only', () => {

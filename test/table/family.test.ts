@@ -71,7 +71,7 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     assert.equal(t.table.state.locked, true);
   });
 
-  it('the creator is host whenever present: a blip past the lobby grace hands nothing to a stranger, and the creator takes the role back', () => {
+  it('the creator is host whenever present: a blip past the lobby grace frees nothing and hands nothing to a stranger, and the creator takes the role back', () => {
     const { t, sit } = family();
     sit('kid', home('kid'));
     sit('bad', stranger('bad'));
@@ -80,18 +80,21 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     assert.equal(t.table.state.hostId, 'kid', 'held while the seat is held');
     assert.equal(codeOf(t.table.kick('bad', 'sis').outcome), 'NOT_HOST', 'nobody new may kick meanwhile');
     t.advance(20_000);
-    assert.equal(t.table.state.seats.has('kid'), false, 'the lobby grace freed the seat');
+    assert.equal(t.table.state.seats.has('kid'), true, 'the creator’s lobby seat outlives the lobby grace');
+    assert.equal(t.table.state.hostId, 'kid', 'and so does the role');
+    t.advance(70_000);
+    assert.equal(t.table.state.seats.get('kid')!.away, true, 'after the game’s grace the creator is away, the seat kept');
     assert.equal(t.table.state.hostId, 'bad', 'a person seated before the host left stands in');
     assert.equal(codeOf(t.table.kick('bad', 'sis').outcome), 'NOT_CREATOR', 'a stand-in never kicks');
+    assert.equal(codeOf(t.table.kick('bad', 'kid').outcome), 'NOT_CREATOR', 'nor removes the creator');
     assert.equal(t.table.lock('bad').outcome.ok, true, 'a stand-in may lock');
     assert.equal(codeOf(t.table.unlock('bad').outcome), 'NOT_CREATOR', 'but never open the table to its friends');
-    // The creator comes back (a new connection of the same identity): host again, at once.
-    assert.equal(t.table.joinRefusal(home('kid')), null, 'the creator is never a newcomer, locked or not');
-    sit('kid2', home('kid'));
-    assert.equal(t.table.state.hostId, 'kid2');
-    assert.equal(t.table.isCreator('kid2'), true);
+    // The creator comes back (a new connection of the same identity takes the held seat): host again, at once.
+    assert.equal(t.table.joinRefusal(home('kid')), 'ALREADY_SEATED', 'the creator’s seat is still theirs: they return to it');
+    assert.equal(t.table.return('kid').outcome.ok, true);
+    assert.equal(t.table.state.hostId, 'kid');
     assert.ok(t.table.state.seats.has('sis'), 'nobody was kicked meanwhile');
-    assert.equal(codeOf(t.table.kick('bad', 'kid2').outcome), 'NOT_HOST');
+    assert.equal(codeOf(t.table.kick('bad', 'kid').outcome), 'NOT_HOST');
   });
 
   it('only a person seated before the host left may stand in; a newcomer never becomes host', () => {
@@ -99,13 +102,42 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     sit('kid', home('kid'));
     t.table.drop('kid');
     sit('late', stranger('late'));
-    t.advance(20_000);
+    t.advance(90_000);
+    assert.equal(t.table.state.seats.get('kid')!.away, true);
     assert.equal(t.table.state.hostId, null, 'nobody may stand in: the lobby waits for its family');
     sit('later', stranger('later'));
     assert.equal(t.table.state.hostId, null);
     assert.equal(codeOf(t.table.start('late').outcome), 'NOT_HOST');
-    sit('kid2', home('kid'));
-    assert.equal(t.table.state.hostId, 'kid2');
+    assert.equal(t.table.return('kid').outcome.ok, true);
+    assert.equal(t.table.state.hostId, 'kid');
+  });
+
+  it('a stand-in may start while the creator is away: the creator’s seat plays by itself, and the creator takes it back in the game', () => {
+    const { t, sit } = family();
+    sit('kid', home('kid'));
+    sit('sis', home('sis'));
+    t.table.drop('kid');
+    t.advance(90_000);
+    assert.equal(t.table.state.hostId, 'sis');
+    assert.equal(t.table.start('sis').outcome.ok, true);
+    assert.ok(t.game().order.includes('kid'), 'the creator is dealt in');
+    assert.equal(t.table.return('kid').outcome.ok, true);
+    assert.equal(t.table.state.lifecycle, 'playing');
+    assert.equal(t.table.state.hostId, 'kid', 'the creator is host again, mid-game');
+    assert.equal(t.table.state.seats.get('kid')!.away, false);
+  });
+
+  it('a creator who never arrives: the first reservation names them, nobody is host until they sit, and a stranger who slips in first is not the creator', () => {
+    const { t, sit } = family();
+    assert.equal(t.table.expectCreator('kid', 'guest:kid'), true);
+    assert.equal(t.table.expectCreator('bad', 'guest:bad'), false, 'only the first reservation names the creator');
+    sit('bad', stranger('bad'));
+    assert.equal(t.table.state.hostId, null, 'nobody is host while the creator is on their way');
+    assert.equal(t.table.isCreator('bad'), false);
+    assert.equal(codeOf(t.table.start('bad').outcome), 'NOT_HOST');
+    sit('kid', home('kid'));
+    assert.equal(t.table.state.hostId, 'kid');
+    assert.equal(t.table.isCreator('kid'), true);
   });
 
   it('at the results screen an away creator hands over to a player of that game, and takes the role back on return', () => {
@@ -122,15 +154,33 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     assert.equal(t.table.state.hostId, 'kid');
   });
 
-  it('the creator leaving the lobby on purpose hands the role to the next seated person (RULINGS)', () => {
+  it('the creator leaving the lobby on purpose keeps the role: someone seated before stands in without kick powers, and the creator is host again on return', () => {
     const { t, sit } = family();
     sit('kid', home('kid'));
     sit('sis', home('sis'));
     t.table.leave('kid');
+    assert.equal(t.table.state.seats.has('kid'), false, 'leaving the lobby frees the seat');
     assert.equal(t.table.state.hostId, 'sis');
-    assert.equal(t.table.isCreator('sis'), true);
+    assert.equal(t.table.isCreator('sis'), false, 'the creator’s role never passes on');
+    sit('bad', stranger('bad'));
+    assert.equal(codeOf(t.table.kick('sis', 'bad').outcome), 'NOT_CREATOR');
     sit('kid2', home('kid'));
-    assert.equal(t.table.state.hostId, 'sis', 'who left on purpose is not the creator any more');
+    assert.equal(t.table.state.hostId, 'kid2', 'the creator is host again');
+    assert.equal(t.table.isCreator('kid2'), true);
+  });
+
+  it('a rematch while the creator is away keeps the creator’s seat', () => {
+    const { t, sit } = family();
+    sit('kid', home('kid'));
+    sit('sis', home('sis'));
+    sit('bro', home('bro'));
+    t.table.start('kid');
+    t.table.leave('kid');
+    while (t.table.state.lifecycle === 'playing') t.advance(15_000);
+    assert.equal(t.table.rematch('sis').outcome.ok, true);
+    assert.equal(t.table.state.seats.get('kid')?.away, true, 'kept, away');
+    assert.equal(t.table.return('kid').outcome.ok, true);
+    assert.equal(t.table.state.hostId, 'kid');
   });
 
   it('watchers are people at the table: named, one place per identity, at most half the places per address, removed by kick', () => {
@@ -165,6 +215,21 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     assert.ok(t.events().some((e) => e.type === 'stoppedWatching' && e.watcher === 's1' && e.reason === 'left'));
   });
 
+  it('a watcher present when the table locked may watch again but never sit down; a refused kick bars nobody', () => {
+    const { t, sit } = family();
+    sit('kid', home('kid'));
+    sit('sis', home('sis'));
+    assert.equal(t.table.watch({ id: 'w', nickname: null, who: stranger('w') }).outcome.ok, true);
+    assert.equal(t.table.lock('kid').outcome.ok, true);
+    assert.equal(t.table.unwatch('w').outcome.ok, true);
+    assert.equal(t.table.joinRefusal(stranger('w'), true), null, 'back to watch');
+    assert.equal(t.table.joinRefusal(stranger('w')), 'LOCKED', 'not to sit: a watcher placed early cannot take a seat at a locked table');
+    t.table.start('kid');
+    assert.equal(codeOf(t.table.kick('kid', 'sis').outcome), 'NOT_IN_LOBBY');
+    assert.equal(t.table.joinRefusal(home('sis'), true), null, 'the refused kick left no bar behind');
+    assert.equal(t.table.isBarred(home('sis')), false);
+  });
+
   it('never shows two people the same name: a number after the newcomer’s, within twelve characters', () => {
     const { t, sit } = family();
     sit('a', home('a'), '엄마');
@@ -178,5 +243,7 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
     assert.equal(distinctNickname('가나다라마바사아자차카타', ['가나다라마바사아자차카타']), '가나다라마바사아자차 2');
     assert.equal(distinctNickname('Mom', ['mom']), 'Mom 2', 'case does not tell names apart');
     assert.equal(distinctNickname('아이', ['엄마']), '아이');
+    assert.equal(distinctNickname('엄마\u0301', ['엄마']), '엄마\u0301 2', 'a mark drawn over a letter does not tell names apart');
+    assert.equal(distinctNickname('엄·마!', ['엄마']), '엄·마! 2', 'nor do symbols');
   });
 });

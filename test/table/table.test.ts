@@ -121,8 +121,10 @@ describe('table: the game path without sockets', () => {
     assert.equal(t.table.rematch('b').outcome.ok, true);
     assert.equal(t.table.state.lifecycle, 'lobby');
     assert.equal(t.table.result, null);
-    assert.deepEqual([...t.table.state.seats.keys()], ['b', 'c'], 'the away player lost the seat');
-    assert.ok(t.events().some((e) => e.type === 'left' && e.player === 'a' && e.reason === 'rematch'));
+    assert.deepEqual([...t.table.state.seats.keys()], ['a', 'b', 'c'], 'the away creator keeps the seat (issue 32)');
+    assert.equal(t.table.state.seats.get('a')!.away, true);
+    t.table.leave('a');
+    assert.deepEqual([...t.table.state.seats.keys()], ['b', 'c'], 'leaving the lobby frees it');
     t.table.start('b');
     assert.equal(t.table.state.lifecycle, 'playing');
     assert.deepEqual([...t.game().order].sort(), ['b', 'c']);
@@ -207,7 +209,8 @@ describe('table: whole games, rematches, drops and returns through its inputs al
     t.table.drop('a');
     assert.equal(t.table.state.hostId, 'a', 'a dropped host keeps the role while the seat is held');
     t.advance(20_000);
-    assert.equal(t.table.state.seats.has('a'), false, 'the lobby grace freed the seat');
+    assert.equal(t.table.state.seats.has('a'), true, 'the creator’s seat outlives the lobby grace');
+    t.table.leave('a');
     assert.equal(t.table.state.hostId, 'b', 'the next present human, not the bot seated before them');
     assert.ok(t.events().some((e) => e.type === 'hostChanged' && e.host === 'b'));
     t.table.drop('b');
@@ -215,7 +218,8 @@ describe('table: whole games, rematches, drops and returns through its inputs al
     t.advance(20_000);
     assert.equal(t.table.state.hostId, null, 'only a bot is left: nobody is host');
     t.seat('d');
-    assert.equal(t.table.state.hostId, 'd');
+    assert.equal(t.table.state.hostId, 'd', 'the anonymous creator left and nothing could recognise them: a newcomer may be host');
+    assert.equal(t.table.isCreator('d'), false, 'but never the creator');
   });
 
   it('holds a dropped seat through the grace, then plays the away player at once; the seat comes back whole', () => {
