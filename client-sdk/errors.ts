@@ -1,7 +1,8 @@
-import { ErrorCode, MATCHMAKE_INVALID_ROOM_ID, ROOM_MESSAGES } from '../server/protocol';
+import { ErrorCode, ROOM_MESSAGES } from '../server/protocol';
+import { isLockedRoomText, MATCHMAKE_CODES, MATCHMAKE_INVALID_ROOM_ID } from '../server/colyseus/client';
 
 /** Colyseus 0.15 matchmaking: the reconnection token is not (or no longer) valid for any seat. */
-export const MATCHMAKE_EXPIRED = 4214;
+export const MATCHMAKE_EXPIRED = MATCHMAKE_CODES.EXPIRED;
 
 /** What happened on this side, each with the sentence a child reads (the server's codes bring theirs: ROOM_MESSAGES). */
 const LOCAL_MESSAGES = {
@@ -79,7 +80,7 @@ export function joinError(error: unknown, action: string): SdkError {
   if (status !== undefined && status >= 500 && status < 600) return localError('SERVER_ERROR', action);
   if (status === MATCHMAKE_INVALID_ROOM_ID) {
     const text = error instanceof Error ? error.message : '';
-    return localError(/is locked/.test(text) ? 'ROOM_FULL' : 'ROOM_NOT_FOUND', action);
+    return localError(isLockedRoomText(text) ? 'ROOM_FULL' : 'ROOM_NOT_FOUND', action);
   }
   return localError('CONNECTION_FAILED', action);
 }

@@ -1,5 +1,5 @@
 import type { Client, Room } from 'colyseus.js';
-import { MATCHMAKE_INVALID_ROOM_ID } from '../server/protocol';
+import { MATCHMAKE_INVALID_ROOM_ID } from '../server/colyseus/client';
 import { CockroachState } from '../server/schema/CockroachState';
 import { localError, MATCHMAKE_EXPIRED, matchmakeCode, SdkError, SdkErrorCode, statedRefusal } from './errors';
 import { firstState, OpenedRoom } from './firstState';

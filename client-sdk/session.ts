@@ -13,6 +13,7 @@ import {
   SERVER_MESSAGES,
 } from '../server/protocol';
 import type { CockroachState } from '../server/schema/CockroachState';
+import { terminateSocket } from '../server/colyseus/client';
 import { Emitter } from './emitter';
 import { errorFor, localError, SdkError, SdkErrorCode } from './errors';
 import { ActionName, offerTargets, passOptions, peekAvailability } from './helpers';
@@ -575,10 +576,8 @@ async function leaveRoom(room: Room<CockroachState>): Promise<boolean> {
 
 /** Ends a socket that went silent. Node's `ws` can terminate at once; a browser closes as it can. */
 function closeSocket(room: Room<CockroachState>) {
-  const ws = (room.connection as unknown as { transport?: { ws?: { terminate?: () => void } } }).transport?.ws;
   try {
-    if (typeof ws?.terminate === 'function') ws.terminate();
-    else room.connection.close();
+    if (!terminateSocket(room)) room.connection.close();
   } catch {
     // Already closed.
   }

@@ -15,6 +15,7 @@ import { LatencyHistogram } from './lib/latency';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
 import { parseArgsOrExit } from './lib/args';
 import { ROOM_NAME, SERVER_MESSAGES } from '../server/protocol';
+import { rawSocketOf } from '../server/colyseus/client';
 
 const BURST = 64;
 const BYSTANDER_PACE_MS = 100;
@@ -29,8 +30,7 @@ const FLAGS = {
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-type RawWs = { send(d: unknown): void; readyState: number; bufferedAmount: number; addEventListener(e: string, f: () => void): void };
-const rawWs = (room: Room) => (room.connection.transport as unknown as { ws: RawWs }).ws;
+const rawWs = (room: Room) => rawSocketOf(room)!;
 
 /** A three-player room of paced bots playing legal moves; the fuzz must not disturb it. */
 class Bystanders {

@@ -9,9 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { activePlayer, randomLegalAction, seedRng } from '../server/rules';
 import { bootTestServer, create, joinById, Tracked } from '../test/support/server';
 import { parseArgsOrExit } from './lib/args';
+import { FRAME_CODES, rawSocketOf } from '../server/colyseus/client';
 
-const PATCH = 15;
-const STATE = 14;
+const { ROOM_STATE_PATCH: PATCH, ROOM_STATE: STATE } = FRAME_CODES;
 
 const FLAGS = {
   actions: { kind: 'int', default: 400, min: 1 },
@@ -20,13 +20,8 @@ const FLAGS = {
 
 function frameCounter(t: Tracked) {
   const counts = { patchBytes: 0, stateBytes: 0 };
-  const ws = (
-    t.room.connection.transport as unknown as {
-      ws: { addEventListener(type: string, fn: (ev: { data: ArrayBuffer | Buffer }) => void): void };
-    }
-  ).ws;
-  ws.addEventListener('message', (ev: { data: ArrayBuffer | Buffer }) => {
-    const bytes = new Uint8Array(ev.data as ArrayBuffer);
+  rawSocketOf(t.room)!.addEventListener('message', (ev) => {
+    const bytes = new Uint8Array(ev.data);
     if (bytes[0] === PATCH) counts.patchBytes += bytes.byteLength;
     if (bytes[0] === STATE) counts.stateBytes += bytes.byteLength;
   });

@@ -6,6 +6,7 @@ import { limitReservations } from './room/reservations';
 import { DEFAULT_ROOM_SETTINGS } from './room/constants';
 import { GuardedTransport } from './colyseus/transport/GuardedTransport';
 import { coalesceSocketWrites } from './colyseus/transport/coalesceWrites';
+import { assertWrittenForVersions } from './colyseus/versions';
 import { CLIENT_MESSAGES, ROOM_NAME } from './protocol';
 import type { ServerConfig } from './config';
 import { EMBEDDED_OPS } from './ops/config';
@@ -52,6 +53,8 @@ export interface RunningServer {
  * Port 0 picks a free port (tests). `exitOnSignal`: SIGTERM drains, then exits.
  */
 export async function startServer(config: ServerConfig, opts: { exitOnSignal?: boolean } = {}): Promise<RunningServer> {
+  // server/colyseus/ reaches past the libraries' APIs: on versions it was not written for, stop here.
+  assertWrittenForVersions();
   const ops = config.ops ?? EMBEDDED_OPS;
   setLogLevel(ops.logLevel);
   const app = edgeApp();

@@ -207,25 +207,6 @@ export const CLOSE_CODES = {
   MESSAGE_TOO_BIG: 1009,
 } as const;
 
-/** Colyseus 0.15's matchmaking error codes, as its client library reads them. */
-export const MATCHMAKE_CODES = {
-  /** `join`/`joinOrCreate` found no room (and may not create one). */
-  INVALID_CRITERIA: 4211,
-  /** No room with that id (mistyped, or closed). */
-  INVALID_ROOM_ID: 4212,
-  /** A reconnection (or a seat reservation) that is no longer held. */
-  EXPIRED: 4214,
-} as const;
-/** Colyseus 0.15 matchmaking error for a room id that does not exist (or no longer does). */
-export const MATCHMAKE_INVALID_ROOM_ID = MATCHMAKE_CODES.INVALID_ROOM_ID;
-
-/** The first byte of a client frame: the Colyseus 0.15 protocol codes a client may send (transport/frameGuard.ts). */
-export const FRAME_CODES = {
-  JOIN_ROOM: 10,
-  LEAVE_ROOM: 12,
-  ROOM_DATA: 13,
-} as const;
-
 /**
  * An id the server made and a client hands back (a Colyseus room or session id, a room code, a
  * reconnection token, a player id in a record): 1–64 characters of `[A-Za-z0-9_-]`. Anything else

@@ -20,9 +20,12 @@ const OUT = path.join(STAGE, 'dist');
 /** The package's only dependencies: everything else is compiled in. */
 export const SDK_DEPENDENCIES = ['colyseus.js', '@colyseus/schema'];
 
-/** What may be compiled in: the SDK and the pure shared code (rules, schema classes, protocol names, the fairness check). */
+/**
+ * What may be compiled in: the SDK and the pure shared code (rules, schema classes, protocol
+ * names, the fairness check, and what a client sees of Colyseus: server/colyseus/client.ts).
+ */
 export const SHARED_PURE =
-  /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|fairness)\/[^/]+\.ts|server\/schema\/(CockroachState|playerView)\.ts|server\/protocol\.ts)$/;
+  /^(client-sdk\/(?!tools\/|example\.ts|bots\.ts)[^/]+\.ts|server\/(rules|fairness)\/[^/]+\.ts|server\/schema\/(CockroachState|playerView)\.ts|server\/protocol\.ts|server\/colyseus\/client\.ts)$/;
 
 export const BUNDLE: BuildOptions = {
   entryPoints: [path.join(SDK, 'index.ts')],

@@ -11,6 +11,7 @@
 import { MapSchema } from '@colyseus/schema';
 import { maySeeCardInFlight, maySeeHand, maySeeRemoved, maySeeServerSeed } from '../../server/rules/visibility';
 import { CockroachState, Player, Round } from '../../server/schema/CockroachState';
+import { decodedRefs } from '../../server/colyseus/client';
 
 /** One decoded change as @colyseus/schema 2.x returns it from `state.decode()`. */
 export interface PatchChange {
@@ -18,9 +19,6 @@ export interface PatchChange {
   field: string | number;
   value: unknown;
 }
-
-type Refs = Map<number, unknown>;
-const refsOf = (state: CockroachState): Refs => (state as unknown as { $changes: { root: { refs: Refs } } }).$changes.root.refs;
 
 export function hiddenInfoViolations(state: CockroachState, me: string, changes: readonly PatchChange[] = []): string[] {
   const found: string[] = [];
@@ -34,7 +32,7 @@ export function hiddenInfoViolations(state: CockroachState, me: string, changes:
   if (round && round.cardKind && !maySeeCardInFlight(me, round.seen)) found.push('cardKind without seeing the card');
   if (changes.length === 0) return found;
 
-  const refs = refsOf(state);
+  const refs = decodedRefs(state);
   let handOwner: Map<unknown, string> | null = null;
   for (const change of changes) {
     const ref = refs.get(change.refId);

@@ -21,11 +21,10 @@ import { hiddenInfoViolations, PatchChange } from './leakCheck';
 import { Scheduler } from './scheduler';
 import { chooseMoveFrom } from '../clientBot';
 import { LeanSeat } from '../leanSeat';
+import { FRAME_CODES, rawSocketOf, stopDecodingPatches } from '../../server/colyseus/client';
 
 export const SEATS = 6;
-/** Colyseus 0.15 frame codes: the first full state, and a patch. */
-const ROOM_STATE = 14;
-const ROOM_STATE_PATCH = 15;
+const { ROOM_STATE, ROOM_STATE_PATCH } = FRAME_CODES;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -49,16 +48,6 @@ interface Bot {
   /** When and how big the last patch frame was that a lean client did not decode. */
   patchAt: number;
   patchSize: number;
-}
-
-type FrameListener = (ev: { data: ArrayBuffer }) => void;
-interface NodeWs {
-  addEventListener(t: string, f: FrameListener): void;
-  onmessage: FrameListener;
-}
-
-function socketOf(room: Room<CockroachState>): NodeWs {
-  return (room.connection.transport as unknown as { ws: NodeWs }).ws;
 }
 
 /** An action sent and not yet seen by all six clients. */
@@ -198,7 +187,7 @@ export class Fleet {
     };
     keepDecodedChanges(bot, room.state);
     // Registered after colyseus.js's own onmessage: runs once the frame is decoded.
-    socketOf(room).addEventListener('message', (ev) => this.onFrame(bot, ev.data));
+    rawSocketOf(room)!.addEventListener('message', (ev) => this.onFrame(bot, ev.data));
     room.onStateChange(() => this.onPatch(bot));
     room.onMessage(SERVER_MESSAGES.error, (m: { code?: string }) => this.onRefused(bot, m));
     room.onMessage(SERVER_MESSAGES.result, () => this.onResult(bot));
@@ -280,12 +269,7 @@ export class Fleet {
     bot.lean = new LeanSeat(bot.room.state, bot.id);
     // Nothing reads the decoded state again: let it go with everything the decoder holds.
     bot.changes = NO_CHANGES;
-    (bot.room as unknown as { serializer: { state: unknown } }).serializer.state = undefined;
-    const ws = socketOf(bot.room);
-    const decodeFrame = ws.onmessage;
-    ws.onmessage = (ev) => {
-      if (ev.data.byteLength === 0 || new Uint8Array(ev.data, 0, 1)[0] !== ROOM_STATE_PATCH) decodeFrame(ev);
-    };
+    stopDecodingPatches(bot.room);
     this.leanSchedule(bot);
   }
 

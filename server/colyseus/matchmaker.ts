@@ -1,7 +1,8 @@
 /**
- * What the edge (server/http/, server/room/seats.ts) reads of colyseus 0.15.57's matchmaker beyond
- * its documented API. Each says what breaks if the library changes it; the version check
- * (versions.ts) refuses to start on any other version.
+ * What the edge (server/http/, server/room/seats.ts) and the cluster (server/ops/cluster.ts) use
+ * of colyseus 0.15.57's matchmaker beyond its documented API (its error texts: errorTexts.ts).
+ * Each says what breaks if the library changes it; the version check (versions.ts) refuses to
+ * start on any other version.
  */
 import type http from 'node:http';
 import { matchMaker } from 'colyseus';
@@ -23,26 +24,18 @@ export async function listingById(roomId: string): Promise<Listing | undefined> 
   return found && found.roomId === roomId ? found : undefined;
 }
 
-/** The text of an error the matchmaker threw, or ''. */
-function textOf(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : '';
-}
-
 /**
- * Colyseus answers a reservation a room refused with `SeatReservationError` (not exported):
- * "<roomId> is already full." or "<roomId> is locked", and a locked room's joinById with code 4212,
- * the same as no room at all. Only the text tells them apart. Breaks if the wording changes:
- * test/http/reservations.test.ts expects ROOM_FULL/SPECTATORS_FULL, not ROOM_NOT_FOUND.
+ * Writes a room's listing into the driver again, whole: `listing.save()` (typed on
+ * RoomListingData); that it re-creates a listing Redis lost is undocumented (redis-driver 0.15.6's
+ * RoomData.save is one HSET of every field). False for a room still being created (no roomId yet:
+ * Colyseus saves it when done). Breaks if save() becomes an update of a listing that must exist:
+ * the Redis drill (test/drills/redis.drill.ts, "listed in Redis again") fails.
  */
-export function isRefusedSeat(error: unknown): boolean {
-  const text = textOf(error);
-  return / is already full\.$/.test(text) || / is locked$/.test(text);
-}
-
-/** A 4212 that means "locked", not "no such room" (see isRefusedSeat). */
-export function isLockedRoom(error: unknown): boolean {
-  return / is locked$/.test(textOf(error));
+export async function republishListing(room: { listing?: { roomId?: string; save(): Promise<unknown> } }): Promise<boolean> {
+  const listing = room.listing;
+  if (!listing?.roomId) return false;
+  await listing.save();
+  return true;
 }
 
 /**

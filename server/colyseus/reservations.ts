@@ -7,6 +7,7 @@
  * above this file (server/room/reservations.ts hands in the policy).
  */
 import { Room, RoomInternalState } from 'colyseus';
+import { ownValue } from './localRoom';
 
 /** Room.reservedSeats' entry (Room.d.ts): [options, auth, consumed, held for a reconnection]. */
 type Entry = [unknown, unknown, boolean, boolean];
@@ -51,6 +52,12 @@ export function isPending(room: object, sessionId: string): boolean {
   const seats = internals(room).reservedSeats;
   const seat = Object.prototype.propertyIsEnumerable.call(seats, sessionId) ? seats[sessionId] : undefined;
   return seat !== undefined && !seat[2] && !seat[3];
+}
+
+/** Is this session's reservation still there and unused (a newcomer's or a held seat's, its socket joining or not)? */
+export function isUnused(room: object, sessionId: string): boolean {
+  const seat = ownValue(internals(room).reservedSeats, sessionId);
+  return seat !== undefined && seat[2] === false;
 }
 
 /** Withdraws a pending reservation as its lapse would: the entry, its timer and the listing's count. */

@@ -1,5 +1,7 @@
 import { matchMaker } from 'colyseus';
 import { localRoom, ownValue } from '../colyseus/localRoom';
+import { listingById } from '../colyseus/matchmaker';
+import { isUnused } from '../colyseus/reservations';
 
 /** Most keys (identities, addresses) a counter remembers; past it the oldest is forgotten. */
 const MAX_KEYS = 50_000;
@@ -29,8 +31,7 @@ export class LobbyLedger {
   constructor(
     private readonly limit: number,
     private readonly now: () => number = Date.now,
-    private readonly listing: (roomId: string) => Promise<{ metadata?: unknown } | undefined> = (roomId) =>
-      matchMaker.driver.findOne({ roomId }) as unknown as Promise<{ metadata?: unknown } | undefined>,
+    private readonly listing: (roomId: string) => Promise<{ metadata?: unknown } | undefined> = listingById,
   ) {}
 
   get enabled(): boolean {
@@ -137,9 +138,8 @@ export class PendingSeats {
     const still = list.filter(({ roomId, sessionId, local, until }) => {
       if (t >= until) return false;
       if (!local) return true;
-      const seats = localRoom<{ reservedSeats?: Record<string, [unknown, unknown, boolean, boolean]> }>(roomId)?.reservedSeats;
-      const seat = ownValue(seats, sessionId);
-      return seat !== undefined && seat[2] === false;
+      const room = localRoom(roomId);
+      return room !== undefined && isUnused(room, sessionId);
     });
     if (still.length === 0) this.byKey.delete(key);
     else this.byKey.set(key, still);

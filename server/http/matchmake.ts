@@ -5,8 +5,6 @@ import {
   ErrorCode,
   isOpaqueId,
   isShortName,
-  MATCHMAKE_CODES,
-  MATCHMAKE_INVALID_ROOM_ID,
   normalizeRoomCode,
   parseRefusalText,
   refusalText,
@@ -26,10 +24,12 @@ import { parseBoundedJson } from './boundedJson';
 import { CreateTicket, EdgeLimits, LimitCode } from './limits';
 import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
 import { localRoom, ownValue } from '../colyseus/localRoom';
-import { isLockedRoom, isRefusedSeat, listingById } from '../colyseus/matchmaker';
+import { listingById } from '../colyseus/matchmaker';
+import { isLockedRoom, isRefusedSeat } from '../colyseus/errorTexts';
+import { MATCHMAKE_CODES, MATCHMAKE_INVALID_ROOM_ID } from '../colyseus/client';
 import { hasJsonBodyOrNone, OriginPolicy } from './origins';
 
-/** Colyseus 0.15's matchmaking error codes (the client library reads them): server/protocol.ts. */
+/** Colyseus 0.15's matchmaking error codes (the client library reads them): server/colyseus/client.ts. */
 const { INVALID_CRITERIA: MATCHMAKE_INVALID_CRITERIA, EXPIRED: MATCHMAKE_EXPIRED } = MATCHMAKE_CODES;
 
 const CREATING: ReadonlySet<string> = new Set(['create', 'joinOrCreate']);

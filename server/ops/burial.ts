@@ -1,6 +1,7 @@
 /**
  * Burying a dead process (server/ops/cluster.ts decides when): one script, so it is atomic and
- * checks once more, inside Redis, that the process's alive key is really gone. It removes
+ * checks once more, inside Redis, that the process's alive key is really gone. It removes (the
+ * names and formats of Colyseus's keys: server/colyseus/redisKeys.ts)
  *   - its listings from Colyseus's `roomcaches` (the room cache every listing and join reads),
  *   - its `roomcount` entry (placement) and its entry in the draining set and our registry,
  *   - its `colyseus:nodes` entries (`{processId}/{host}:{port}`),
@@ -15,6 +16,7 @@ import type Redis from 'ioredis';
 import { QUARANTINE_MS } from '../room/roomCode';
 import { CODE_PREFIX, OWNED_PREFIX } from './redisRoomCodes';
 import { DRAINING_KEY } from './drain';
+import { listingProcessField, nodePrefix, NODES_KEY, ROOM_CACHES_KEY, ROOM_COUNT_KEY } from '../colyseus/redisKeys';
 
 /** `cockroach:alive:{processId}`: present while the process beats (server/ops/cluster.ts). */
 export const ALIVE_PREFIX = 'cockroach:alive:';
@@ -24,7 +26,7 @@ export const PROCS_KEY = 'cockroach:procs';
 const BURY = `
 local pid = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
-local needle = '"processId":"' .. pid .. '"'
+local needle = ARGV[4]
 local rooms = 0
 local cursor = '0'
 repeat
@@ -47,7 +49,7 @@ for _, c in ipairs(codes) do
   if redis.call('GET', k) == pid then redis.call('SET', k, 'q', 'PX', ARGV[2]) end
 end
 redis.call('DEL', KEYS[6])
-local prefix = pid .. '/'
+local prefix = ARGV[5]
 for _, n in ipairs(redis.call('SMEMBERS', KEYS[7])) do
   if string.sub(n, 1, #prefix) == prefix then redis.call('SREM', KEYS[7], n) end
 end
@@ -68,14 +70,14 @@ export async function buryProcess(
   if (deadProcessId === selfProcessId) return null;
   const keys = [
     ALIVE_PREFIX + deadProcessId,
-    'roomcaches',
-    'roomcount',
+    ROOM_CACHES_KEY,
+    ROOM_COUNT_KEY,
     DRAINING_KEY,
     PROCS_KEY,
     OWNED_PREFIX + deadProcessId,
-    'colyseus:nodes',
+    NODES_KEY,
   ];
-  const result = (await redis.eval(BURY, keys.length, ...keys, deadProcessId, String(quarantineMs), CODE_PREFIX)) as
-    [number, number] | null;
+  const args = [deadProcessId, String(quarantineMs), CODE_PREFIX, listingProcessField(deadProcessId), nodePrefix(deadProcessId)];
+  const result = (await redis.eval(BURY, keys.length, ...keys, ...args)) as [number, number] | null;
   return result ? { rooms: result[0], codes: result[1] } : null;
 }

@@ -37,6 +37,9 @@ import { localRooms } from './rooms';
 import { EPOCH_KEY, RedisRoomCodes, SETTLE_KEY, SETTLE_MS } from './redisRoomCodes';
 import { ALIVE_PREFIX, buryProcess, PROCS_KEY } from './burial';
 import { clusterMetrics } from './clusterMetrics';
+import { processChannel, ROOM_COUNT_KEY } from '../colyseus/redisKeys';
+import { localRoomCountEntry } from '../colyseus/stats';
+import { republishListing } from '../colyseus/matchmaker';
 
 export { ALIVE_PREFIX, PROCS_KEY };
 export const BEAT_MS = 1000;
@@ -215,7 +218,7 @@ export class Cluster {
         .multi()
         .pttl(ALIVE_PREFIX + processId)
         .pttl(SETTLE_KEY)
-        .pubsub('NUMSUB', `p:${processId}`)
+        .pubsub('NUMSUB', processChannel(processId))
         .exec();
       ttl = Number(replies?.[0]?.[1]);
       settle = Number(replies?.[1]?.[1]);
@@ -262,8 +265,8 @@ export class Cluster {
     if (this.link.status !== 'ready') return;
     const pid = this.processId;
     const shuttingDown = matchMaker.isGracefullyShuttingDown;
-    const count = shuttingDown ? '' : `${matchMaker.stats.local.roomCount},${matchMaker.stats.local.ccu}`;
-    const keys = [ALIVE_PREFIX + pid, EPOCH_KEY, PROCS_KEY, 'roomcount', SETTLE_KEY, DRAINING_KEY];
+    const count = shuttingDown ? '' : localRoomCountEntry();
+    const keys = [ALIVE_PREFIX + pid, EPOCH_KEY, PROCS_KEY, ROOM_COUNT_KEY, SETTLE_KEY, DRAINING_KEY];
     const [hadAlive, epoch, added, settle, flat] = (await this.link.eval(
       BEAT,
       keys.length,
@@ -342,10 +345,8 @@ export class Cluster {
     const codes = this.codes ? await this.codes.resync() : { reclaimed: 0, conflicts: [] };
     let rooms = 0;
     for (const room of localRooms) {
-      const listing = room.listing;
-      if (!listing?.roomId) continue; // still being created: Colyseus saves it when done
-      await listing.save();
-      rooms++;
+      // A room still being created has no listing yet: Colyseus saves it when done.
+      if (await republishListing(room)) rooms++;
     }
     if (isDraining()) await this.link.sadd(DRAINING_KEY, this.processId);
     return { rooms, codes };

@@ -1,5 +1,6 @@
 /**
- * Two pieces of @colyseus/redis-driver 0.15.6, replaced on the driver instance:
+ * Two pieces of @colyseus/redis-driver 0.15.6, replaced on the driver instance (the mechanics:
+ * server/colyseus/redisDriver.ts); what they answer is decided here:
  *
  * - `getRooms` (build/index.js ~82-90) shares one in-flight HGETALL between concurrent lookups and
  *   forgets it only when it succeeds: after one failed read (Redis away) every later listing and
@@ -17,91 +18,74 @@ import type { RedisDriver } from 'colyseus';
 import { localRoomById } from './rooms';
 import type { Cluster } from './cluster';
 import { ClusterBusyError } from './matchmakeGate';
+import { DriverListing, replaceLookups } from '../colyseus/redisDriver';
+import { listingNameField, ROOM_CACHES_KEY, roomChannel } from '../colyseus/redisKeys';
 
-const ROOMCACHES = 'roomcaches';
 /** A listing read that takes longer than this is given up (SERVER_BUSY): ioredis may still be retrying. */
 export const READ_TIMEOUT_MS = 3000;
 
-interface Listing {
-  roomId?: string;
-  name?: string;
-  processId?: string;
-}
-
-/** What we touch of the driver (its own types keep these private). */
-interface DriverInternals {
-  _client: Redis;
-  getRooms(roomName?: string): Promise<Listing[]>;
-  findOne(conditions: Record<string, unknown>): unknown;
-  createInstance(initialValues: Record<string, unknown>): Listing;
-}
-
 export function healDriver(driver: RedisDriver, cluster: () => Cluster | null, link: () => Redis | null): void {
-  const inner = driver as unknown as DriverInternals;
-  const client = inner._client;
-  const originalFindOne = inner.findOne.bind(driver);
-  let inflight: Promise<Record<string, string>> | null = null;
+  replaceLookups(driver, (stock) => {
+    let inflight: Promise<Record<string, string>> | null = null;
 
-  inner.getRooms = async (roomName?: string) => {
-    if (!inflight) {
-      const read = withTimeout(client.hgetall(ROOMCACHES), READ_TIMEOUT_MS);
-      inflight = read;
-      const forget = () => {
-        if (inflight === read) inflight = null;
-      };
-      read.then(forget, forget);
-    }
-    const all = await inflight;
-    const field = roomName === undefined ? null : `"name":${JSON.stringify(roomName)}`;
-    const view = cluster();
-    const rooms: Listing[] = [];
-    for (const value of Object.values(all ?? {})) {
-      if (field !== null && !value.includes(field)) continue;
-      const room = inner.createInstance(JSON.parse(value));
-      if (view && room.processId) {
-        view.notice(room.processId);
-        if (view.isDead(room.processId)) continue;
+    async function rooms(roomName: string | undefined): Promise<DriverListing[]> {
+      if (!inflight) {
+        const read = withTimeout(stock.client.hgetall(ROOM_CACHES_KEY), READ_TIMEOUT_MS);
+        inflight = read;
+        const forget = () => {
+          if (inflight === read) inflight = null;
+        };
+        read.then(forget, forget);
       }
-      rooms.push(room);
+      const all = await inflight;
+      const field = roomName === undefined ? null : listingNameField(roomName);
+      const view = cluster();
+      const found: DriverListing[] = [];
+      for (const value of Object.values(all ?? {})) {
+        if (field !== null && !value.includes(field)) continue;
+        const room = stock.listingFrom(value);
+        if (view && room.processId) {
+          view.notice(room.processId);
+          if (view.isDead(room.processId)) continue;
+        }
+        found.push(room);
+      }
+      return found;
     }
-    return rooms;
-  };
 
-  inner.findOne = (conditions: Record<string, unknown>) => {
-    if (conditions.roomId === undefined) return originalFindOne(conditions);
-    return findById(String(conditions.roomId));
-  };
+    async function byId(roomId: string): Promise<DriverListing | undefined> {
+      const local = localRoomById(roomId)?.listing;
+      if (local?.roomId === roomId) return local as DriverListing;
+      const view = cluster();
+      const redis = link();
+      if (!view || !redis) return stock.findById(roomId);
+      let replies: [Error | null, unknown][] | null;
+      try {
+        replies = await withTimeout(
+          redis.multi().hget(ROOM_CACHES_KEY, roomId).pubsub('NUMSUB', roomChannel(roomId)).pttl('cockroach:settle').exec(),
+          READ_TIMEOUT_MS,
+        );
+      } catch {
+        throw new ClusterBusyError('room lookup failed');
+      }
+      const cached = replies?.[0]?.[1];
+      const subscribers = Number((replies?.[1]?.[1] as unknown[] | undefined)?.[1] ?? 0);
+      const settling = Number(replies?.[2]?.[1]) > 0;
+      if (typeof cached !== 'string') {
+        // Not listed. A process still serving it (subscribed to its channel) or a Redis being
+        // refilled means "not yet listed again", never "closed".
+        if (subscribers > 0 || settling) throw new ClusterBusyError('room not listed yet');
+        return undefined;
+      }
+      const room = stock.listingFrom(cached);
+      const verdict = room.processId ? await view.judgeOwner(room.processId) : 'alive';
+      if (verdict === 'dead') return undefined;
+      if (verdict !== 'alive') throw new ClusterBusyError(`owner ${verdict}`);
+      return room;
+    }
 
-  async function findById(roomId: string): Promise<Listing | undefined> {
-    const local = localRoomById(roomId)?.listing;
-    if (local?.roomId === roomId) return local as Listing;
-    const view = cluster();
-    const redis = link();
-    if (!view || !redis) return (await originalFindOne({ roomId })) as Listing | undefined;
-    let replies: [Error | null, unknown][] | null;
-    try {
-      replies = await withTimeout(
-        redis.multi().hget(ROOMCACHES, roomId).pubsub('NUMSUB', `$${roomId}`).pttl('cockroach:settle').exec(),
-        READ_TIMEOUT_MS,
-      );
-    } catch {
-      throw new ClusterBusyError('room lookup failed');
-    }
-    const cached = replies?.[0]?.[1];
-    const subscribers = Number((replies?.[1]?.[1] as unknown[] | undefined)?.[1] ?? 0);
-    const settling = Number(replies?.[2]?.[1]) > 0;
-    if (typeof cached !== 'string') {
-      // Not listed. A process still serving it (subscribed to its channel) or a Redis being
-      // refilled means "not yet listed again", never "closed".
-      if (subscribers > 0 || settling) throw new ClusterBusyError('room not listed yet');
-      return undefined;
-    }
-    const room = inner.createInstance(JSON.parse(cached));
-    const verdict = room.processId ? await view.judgeOwner(room.processId) : 'alive';
-    if (verdict === 'dead') return undefined;
-    if (verdict !== 'alive') throw new ClusterBusyError(`owner ${verdict}`);
-    return room;
-  }
+    return { rooms, byId };
+  });
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -11,6 +11,7 @@ import { MinuteWindow } from '../http/windows';
 import type { Identities } from '../identity/tokens';
 import type { GuestFleet } from '../identity/guestFleet';
 import { guestRevokeRoute } from './guestRevoke';
+import { monitorRouter } from '../colyseus/monitor';
 
 /**
  * GET /ready next to /health on the public port: 200 while this process takes new rooms, 503
@@ -73,10 +74,8 @@ export function mountOps(app: Express, ops: OpsConfig, guests?: GuestOps): void 
   }
 
   if (ops.monitor) {
-    // Loaded only when mounted: the package patches Room.prototype on import.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, synchronous on purpose
-    const { monitor } = require('@colyseus/monitor') as typeof import('@colyseus/monitor');
-    app.use('/colyseus', basicAuth(ops.monitor.user, ops.monitor.password), monitor());
+    // Loaded only when mounted: the package patches Room.prototype on import (server/colyseus/monitor.ts).
+    app.use('/colyseus', basicAuth(ops.monitor.user, ops.monitor.password), monitorRouter());
   }
 }
 

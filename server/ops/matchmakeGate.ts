@@ -15,6 +15,7 @@
 import { ROOM_MESSAGES } from '../protocol';
 import { localRoomById } from './rooms';
 import type { Cluster } from './cluster';
+import { REMOTE_TIMEOUT_TEXTS } from '../colyseus/errorTexts';
 
 /** Redis cannot answer for this room now: retry (SERVER_BUSY, HTTP 503). */
 export class ClusterBusyError extends Error {
@@ -45,9 +46,8 @@ export function clusterRefusal(method: string | null, roomId: string | null): 'S
 const UNAVAILABLE = [
   // SERVER_BUSY from a room (no room code free, room codes unreachable) travels as "CODE: 한국어".
   /^SERVER_BUSY: /,
-  /^remote room \(.*\) timed out/,
-  /^process \S+ is not available\.?$/,
-  /^ipc_timeout$/,
+  // Colyseus's own: a call to another process nobody answered
+  ...REMOTE_TIMEOUT_TEXTS,
   // ioredis while Redis is away (no offline queue, or retries used up, or the socket closed)
   /Stream isn't writeable/,
   /max retries per request/i,

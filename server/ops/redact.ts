@@ -9,6 +9,8 @@
  * - a value under a key that names one (`token`, `authorization`, `password`, …).
  * A redacted value keeps its shape ("[redacted]") so the line still says what happened.
  */
+import { REMOTE_CALL_ARGUMENTS } from '../colyseus/errorTexts';
+
 export const REDACTED = '[redacted]';
 
 const SECRET_KEY =
@@ -16,7 +18,7 @@ const SECRET_KEY =
 
 const PATTERNS: [RegExp, string][] = [
   // Colyseus's remote-call errors name the call's arguments: a reconnection token, seat options, auth data.
-  [/ with args (\[.*\]|\{.*\}|".*")/g, ` with args ${REDACTED}`],
+  [REMOTE_CALL_ARGUMENTS, ` with args ${REDACTED}`],
   [/(reconnectionToken|access_token|id_token|token)(["']?\s*[=:]\s*["']?)[^"'&\s,;()[\]{}]+/gi, `$1$2${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/(authorization["']?\s*[:=]\s*["']?)[^"',}\n]+/gi, `$1${REDACTED}`],

@@ -10,6 +10,7 @@
  */
 import Redis from 'ioredis';
 import { log } from './log';
+import type { ConnectionTuning } from '../colyseus/redisConnections';
 
 /** Reconnect quickly, and keep trying forever: Redis coming back must be noticed within a second. */
 export function retryStrategy(attempt: number): number {
@@ -31,24 +32,12 @@ export function openRedisLink(url: string): Redis {
   return link;
 }
 
-/** What the scale layer reads from a Colyseus Redis connection (ioredis). */
-export interface RedisClientLike {
-  status: string;
-  options: { retryStrategy?: (attempt: number) => number | void | null; maxRetriesPerRequest?: number | null; connectTimeout?: number };
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
 /**
  * Colyseus's presence and driver connections, once the server listens (at start, the default
- * patience still applies: the process waits ~12 s for Redis, then exits). ioredis reads these
- * options at each reconnection, so changing them on a live client takes effect.
+ * patience still applies: the process waits ~12 s for Redis, then exits). Set on the live
+ * clients by server/colyseus/redisConnections.ts.
  */
-export function tuneColyseusClient(client: RedisClientLike | undefined): void {
-  if (!client) return;
-  client.options.retryStrategy = retryStrategy;
-  client.options.maxRetriesPerRequest = 2;
-  client.options.connectTimeout = 2000;
-}
+export const COLYSEUS_CONNECTION_TUNING: ConnectionTuning = { retryStrategy, maxRetriesPerRequest: 2, connectTimeout: 2000 };
 
 /**
  * ioredis retries by itself and prints "Unhandled error event" per failed attempt when nobody

@@ -16,7 +16,9 @@ import { Cluster } from './cluster';
 import { clusterMetrics } from './clusterMetrics';
 import { healDriver } from './healingDriver';
 import { setGateCluster } from './matchmakeGate';
-import { logRedisErrors, openRedisLink, RedisClientLike, tuneColyseusClient } from './redisLink';
+import { COLYSEUS_CONNECTION_TUNING, logRedisErrors, openRedisLink } from './redisLink';
+import { ColyseusConnection, colyseusConnections, retune } from '../colyseus/redisConnections';
+import { processLoads } from '../colyseus/stats';
 import { RedisRoomCodes } from './redisRoomCodes';
 
 type ScaleOptions = Pick<ServerOptions, 'presence' | 'driver' | 'publicAddress' | 'selectProcessIdToCreateRoom'>;
@@ -25,7 +27,7 @@ interface RedisParts {
   link: Redis;
   codes: RedisRoomCodes;
   /** Colyseus's connections: presence's publisher and subscriber, the driver's client. */
-  colyseus: (RedisClientLike & { on(event: 'ready' | 'close', listener: () => void): unknown })[];
+  colyseus: ColyseusConnection[];
 }
 
 let parts: RedisParts | null = null;
@@ -52,12 +54,9 @@ export function scaleOutOptions(ops: OpsConfig): ScaleOptions {
     () => cluster,
     () => parts?.link ?? null,
   );
-  const internals = presence as unknown as { pub: RedisParts['colyseus'][number]; sub: RedisParts['colyseus'][number] };
-  const driverClient = (driver as unknown as { _client: RedisParts['colyseus'][number] })._client;
-  logRedisErrors('presence.pub', internals.pub);
-  logRedisErrors('presence.sub', internals.sub);
-  logRedisErrors('driver', driverClient);
-  parts = { link, codes, colyseus: [internals.pub, internals.sub, driverClient] };
+  const connections = colyseusConnections(presence, driver);
+  for (const { name, connection } of connections) logRedisErrors(name, connection);
+  parts = { link, codes, colyseus: connections.map(({ connection }) => connection) };
   return { ...options, presence, driver, selectProcessIdToCreateRoom: selectProcess };
 }
 
@@ -68,7 +67,7 @@ export function scaleOutOptions(ops: OpsConfig): ScaleOptions {
  */
 export async function startScale(gameServer: Server): Promise<void> {
   if (!parts) return;
-  for (const client of parts.colyseus) tuneColyseusClient(client);
+  for (const connection of parts.colyseus) retune(connection, COLYSEUS_CONNECTION_TUNING);
   cluster = new Cluster(parts.link, parts.codes, parts.colyseus);
   clusterMetrics.observe(cluster);
   setGateCluster(cluster);
@@ -102,7 +101,7 @@ export const PLACEMENT_BEAT_MS = 1500;
  * room's onCreate refuses (SERVER_DRAINING).
  */
 export async function selectProcess(): Promise<string> {
-  const [all, draining] = await Promise.all([matchMaker.stats.fetchAll(), matchMaker.presence.smembers(DRAINING_KEY)]);
+  const [all, draining] = await Promise.all([processLoads(), matchMaker.presence.smembers(DRAINING_KEY)]);
   const skip = new Set(draining);
   const self = matchMaker.processId;
   // Counts in Redis lag up to a second behind: on a tie this process, which knows its own exactly

@@ -16,6 +16,7 @@ import {
   within,
 } from './support';
 import { assertNoCredentials } from './credentials';
+import { ROOM_CACHES_KEY, ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';
 
 /** Colyseus's "no such room" (the SDK's ROOM_CLOSED for a reconnect). */
 const ROOM_NOT_FOUND = 4212;
@@ -179,8 +180,8 @@ describe('drill: a process is killed in the middle of games', function () {
     try {
       await within(30_000, 'the dead process buried in Redis', async () => {
         const [caches, count, alive, procs] = await Promise.all([
-          check.hvals('roomcaches'),
-          check.hexists('roomcount', a.processId),
+          check.hvals(ROOM_CACHES_KEY),
+          check.hexists(ROOM_COUNT_KEY, a.processId),
           check.exists(`cockroach:alive:${a.processId}`),
           check.sismember('cockroach:procs', a.processId),
         ]);

@@ -16,6 +16,7 @@ import {
   within,
 } from './support';
 import { assertNoCredentials } from './credentials';
+import { ROOM_CACHES_KEY, ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';
 
 /**
  * Drill: Redis crashes (SIGKILL) under two processes and comes back EMPTY. The promises of
@@ -184,13 +185,13 @@ describe('drill: Redis crashes and comes back empty', function () {
 
     const check = redis.client();
     try {
-      const counted = await check.hkeys('roomcount');
+      const counted = await check.hkeys(ROOM_COUNT_KEY);
       assert.deepEqual(counted.sort(), [a.processId, b.processId].sort(), 'both processes in roomcount again');
       for (const [room, holder] of [
         [host.room.roomId, gameOwner],
         [lobby.room.roomId, other],
       ] as const) {
-        assert.ok(await check.hexists('roomcaches', room), `${room} listed in Redis again`);
+        assert.ok(await check.hexists(ROOM_CACHES_KEY, room), `${room} listed in Redis again`);
         assert.equal(await check.get(`cockroach:code:${room}`), holder.processId, `${room}: its code claimed again by its process`);
       }
     } finally {

@@ -12,6 +12,7 @@ import { seatIdentity } from '../../server/identity/roomAuth';
 import { setLogLevel, setLogSink } from '../../server/ops/log';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
+import { reservationsOf } from '../../server/colyseus/reservations';
 import { bootEdge, freshDataDir, post, request, roomCount, ROOM_NAME, useEdge } from './support';
 
 const CREATE = `/matchmake/create/${ROOM_NAME}`;
@@ -287,8 +288,8 @@ describe('identity: app mode (AUTH_JWT_SECRET, HS256)', function () {
   it('requires a token on every matchmaking request, reconnect included: 401 AUTH_REQUIRED, nothing reserved', async () => {
     const host = await post(port(), CREATE, { nickname: '방장' }, bearer(await appToken({ sub: 'host' })));
     const roomId = host.json.room.roomId as string;
-    const room = matchMaker.getRoomById(roomId) as unknown as { reservedSeats: object };
-    const reserved = Object.keys(room.reservedSeats).length;
+    const room = matchMaker.getRoomById(roomId);
+    const reserved = reservationsOf(room).length;
     for (const [path, body] of [
       [CREATE, { nickname: '민수' }],
       [`/matchmake/joinOrCreate/${ROOM_NAME}`, { nickname: '민수' }],
@@ -297,7 +298,7 @@ describe('identity: app mode (AUTH_JWT_SECRET, HS256)', function () {
       [`/matchmake/reconnect/${roomId}`, { reconnectionToken: 'abc' }],
     ] as const)
       assertAuth(await post(port(), path, body), 'AUTH_REQUIRED');
-    assert.equal(Object.keys(room.reservedSeats).length, reserved, 'no seat was reserved');
+    assert.equal(reservationsOf(room).length, reserved, 'no seat was reserved');
     assert.equal(await roomCount(), 1);
     assert.equal((await request(port(), 'POST', '/api/guest', '')).json.code, 'NOT_FOUND', 'no guests in app mode');
   });

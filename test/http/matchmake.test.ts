@@ -6,6 +6,7 @@ import { MAX_LISTED } from '../../server/http/matchmake';
 import { MAX_JSON_DEPTH, MAX_JSON_KEYS, parseBoundedJson } from '../../server/http/boundedJson';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
+import { reservationsOf } from '../../server/colyseus/reservations';
 import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
 
 const CREATE = `/matchmake/create/${ROOM_NAME}`;
@@ -133,13 +134,13 @@ describe('http: the matchmaking guard in front of Colyseus', function () {
   it('reserves no seat for joinById options that are not valid, so nobody can lock a lobby with them', async () => {
     const host = new Tracked(await ts.client().create<CockroachState>(ROOM_NAME, { nickname: '방장' }, CockroachState), 'host');
     const roomId = host.room.roomId;
-    const room = matchMaker.getRoomById(roomId) as unknown as { reservedSeats: object };
+    const room = matchMaker.getRoomById(roomId);
     for (let i = 0; i < 20; i++) {
       assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, {}), 400, 'BAD_NICKNAME');
       assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, { spectator: null }), 400, 'BAD_OPTION');
       assertRefusal(await post(port(), `/matchmake/joinById/${roomId}`, { nickname: 12345, spectator: 'yes' }), 400, 'BAD_OPTION');
     }
-    assert.equal(Object.keys(room.reservedSeats).length, 0, 'no reservation was made');
+    assert.equal(reservationsOf(room).length, 0, 'no reservation was made');
     const friend = await ts.client().joinById(roomId, { nickname: '친구' });
     await host.until(() => host.state.players.size === 2, 'the friend is seated');
     await friend.leave();

@@ -5,6 +5,7 @@ import { MAX_PLAYERS } from '../../server/rules';
 import { MAX_SPECTATORS } from '../../server/room/constants';
 import { MAX_PENDING_RESERVATIONS, pendingReservations, seatRefusal } from '../../server/room/reservations';
 import { Tracked } from '../support/server';
+import { reservationsOf } from '../../server/colyseus/reservations';
 import { DEFAULT_EDGE } from '../../server/ops/config';
 import { openTable, startTable } from '../support/table';
 import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
@@ -59,7 +60,7 @@ describe('http: seat reservations cannot lock anyone out', function () {
     );
     const watcher = await ts.client().joinById(roomId, { spectator: true });
     await Promise.all([...friends, watcher].map((c) => c.leave()));
-    await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'the unused reservations lapse', 5000);
+    await waitFor(() => reservationsOf(room).length === 0, 'the unused reservations lapse', 5000);
   });
 
   it('bounds pending reservations per room by withdrawing the oldest, never the newcomer; spectator places by the spectators present', async () => {
@@ -73,12 +74,12 @@ describe('http: seat reservations cannot lock anyone out', function () {
     assert.deepEqual(pendingReservations(room as never), { players: 0, spectators: MAX_PENDING_RESERVATIONS });
     // The three oldest lost their place: their sockets are refused; the newest sits down.
     const withdrawn = replies.slice(0, 3);
-    assert.ok(withdrawn.every((r) => !Object.prototype.hasOwnProperty.call(room.reservedSeats, r.sessionId)));
+    assert.ok(withdrawn.every((r) => !reservationsOf(room).some((seat) => seat.sessionId === r.sessionId)));
     const newest = replies.at(-1);
     const seated = await ts.client().consumeSeatReservation(newest);
     assert.equal(room.locked, false);
     await seated.leave();
-    await waitFor(() => Object.keys(room.reservedSeats).length === 0, 'reservations lapsed', 5000);
+    await waitFor(() => reservationsOf(room).length === 0, 'reservations lapsed', 5000);
     const watchers = [];
     // Watchers from many addresses (one address takes at most half the places: test/table/family.test.ts).
     for (let i = 0; i < MAX_SPECTATORS; i++) {

@@ -6,6 +6,7 @@ import { healDriver } from '../../server/ops/healingDriver';
 import { ClusterBusyError, isUnavailable, MatchmakeBudget } from '../../server/ops/matchmakeGate';
 import type { Cluster } from '../../server/ops/cluster';
 import { requireTestRedis, TestRedis } from './support';
+import { NODES_KEY, ROOM_CACHES_KEY, ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';
 
 const listing = (roomId: string, processId: string, name = 'cockroach-poker') =>
   JSON.stringify({ roomId, processId, name, clients: 1, maxClients: 16, locked: false, private: false, metadata: {} });
@@ -62,11 +63,11 @@ describe('cluster: burial and the driver, on a real Redis', function () {
   });
 
   it('buries a dead process: its listings, count, flags and registry entry go, its codes into quarantine; the living keep theirs', async () => {
-    await client.hset('roomcaches', 'r1', listing('r1', 'dead'), 'r2', listing('r2', 'live'), 'r3', listing('r3', 'dead'));
-    await client.hset('roomcount', 'dead', '2,4', 'live', '1,2');
+    await client.hset(ROOM_CACHES_KEY, 'r1', listing('r1', 'dead'), 'r2', listing('r2', 'live'), 'r3', listing('r3', 'dead'));
+    await client.hset(ROOM_COUNT_KEY, 'dead', '2,4', 'live', '1,2');
     await client.sadd('cockroach:draining', 'dead', 'live');
     await client.sadd('cockroach:procs', 'dead', 'live');
-    await client.sadd('colyseus:nodes', 'dead/undefined:2567', 'live/undefined:2568', 'deadish/undefined:1');
+    await client.sadd(NODES_KEY, 'dead/undefined:2567', 'live/undefined:2568', 'deadish/undefined:1');
     await client.set('cockroach:code:111111', 'dead');
     await client.set('cockroach:code:222222', 'live');
     await client.sadd('cockroach:codes:dead', '111111');
@@ -76,11 +77,11 @@ describe('cluster: burial and the driver, on a real Redis', function () {
     assert.equal(await buryProcess(client, 'me', 'me'), null, 'never ourselves');
     assert.deepEqual(await buryProcess(client, 'dead', 'me', 60_000), { rooms: 2, codes: 1 });
 
-    assert.deepEqual(Object.keys(await client.hgetall('roomcaches')), ['r2']);
-    assert.deepEqual(Object.keys(await client.hgetall('roomcount')), ['live']);
+    assert.deepEqual(Object.keys(await client.hgetall(ROOM_CACHES_KEY)), ['r2']);
+    assert.deepEqual(Object.keys(await client.hgetall(ROOM_COUNT_KEY)), ['live']);
     assert.deepEqual(await client.smembers('cockroach:draining'), ['live']);
     assert.deepEqual(await client.smembers('cockroach:procs'), ['live']);
-    assert.deepEqual((await client.smembers('colyseus:nodes')).sort(), ['deadish/undefined:1', 'live/undefined:2568']);
+    assert.deepEqual((await client.smembers(NODES_KEY)).sort(), ['deadish/undefined:1', 'live/undefined:2568']);
     assert.equal(await client.get('cockroach:code:111111'), 'q');
     assert.ok((await client.pttl('cockroach:code:111111')) > 55_000);
     assert.equal(await client.get('cockroach:code:222222'), 'live');
@@ -162,7 +163,7 @@ describe('cluster: burial and the driver, on a real Redis', function () {
     const subscriber = new Redis(redis!.url);
     try {
       await client.hset(
-        'roomcaches',
+        ROOM_CACHES_KEY,
         'live1',
         listing('live1', 'pLive'),
         'dead1',

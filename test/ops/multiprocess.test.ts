@@ -9,6 +9,7 @@ import { Client, RoomAvailable } from 'colyseus.js';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
 import { Tracked } from '../support/server';
+import { ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';
 import {
   createAt,
   exitCode,
@@ -70,7 +71,7 @@ describe('ops: two processes on one Redis behave as one server', function () {
   const roomCountInRedis = async (processId: string) => {
     const check = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
     try {
-      return Number(((await check.hget('roomcount', processId)) ?? '-1').split(',')[0]);
+      return Number(((await check.hget(ROOM_COUNT_KEY, processId)) ?? '-1').split(',')[0]);
     } finally {
       check.disconnect();
     }

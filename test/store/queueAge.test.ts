@@ -25,6 +25,7 @@ class HeldDisk implements LocalRecords {
   remove = async () => 0;
   count = async () => 0;
   check = async () => undefined;
+  quarantine = async () => undefined;
   close = async () => undefined;
 }
 

@@ -3,6 +3,7 @@ import { MapSchema } from '@colyseus/schema';
 import type { PlayerView } from '../../server/rules';
 import { OPTION_SPECS } from '../../server/rules/options';
 import { CockroachState, Player, Round } from '../../server/schema/CockroachState';
+import { decodedRefs } from '../../server/colyseus/client';
 
 /**
  * The room's encoding path without sockets, as Colyseus's SchemaSerializer runs it: encode the
@@ -141,7 +142,7 @@ export function assertChangesAllowed(
   who: string,
   phase: string = view.phase,
 ): void {
-  const refs: Map<number, unknown> = (state as unknown as { $changes: { root: { refs: Map<number, unknown> } } }).$changes.root.refs;
+  const refs = decodedRefs(state);
   // Hands are private only while a game is played.
   const handsPublic = phase !== 'playing';
   const handOwner = new Map<unknown, string>();

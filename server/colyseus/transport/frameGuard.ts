@@ -7,7 +7,8 @@
  * and its message type is one of ours.
  */
 import { unpack } from 'msgpackr';
-import { FRAME_CODES, MAX_NAME_LENGTH } from '../../protocol';
+import { MAX_NAME_LENGTH } from '../../protocol';
+import { FRAME_CODES } from '../client';
 
 export function isWellFormedFrame(data: unknown, isBinary: boolean, messageTypes: ReadonlySet<string>): boolean {
   if (!isBinary || !(data instanceof Uint8Array) || data.length === 0) return false;
