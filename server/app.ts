@@ -85,7 +85,7 @@ export async function startServer(config: ServerConfig, opts: { exitOnSignal?: b
   answerEverythingInJson(app); // last: JSON 404 and JSON errors, never Express's HTML page (server/http/errors.ts)
 
   const httpServer = createEdgeServer(ops.edge);
-  coalesceSocketWrites(); // one write per client per tick (server/transport/coalesceWrites.ts)
+  coalesceSocketWrites(); // one write per client per tick (server/colyseus/transport/coalesceWrites.ts)
   const gameServer = new Server({
     // pingInterval 0: the rooms ping their own sockets, spread out (CockroachRoom's heartbeat).
     transport: new GuardedTransport({ server: httpServer, maxPayload: 4 * 1024, pingInterval: 0, messageTypes: CLIENT_MESSAGES }),

@@ -17,6 +17,8 @@ export interface ConnectionTuning {
   retryStrategy?: (attempt: number) => number | void | null;
   maxRetriesPerRequest?: number | null;
   connectTimeout?: number;
+  /** ioredis 5 reads it per command sent (Redis.js sendCommand). */
+  commandTimeout?: number;
 }
 
 /** What server/ops/ reads of a Colyseus Redis connection (ioredis). */

@@ -37,7 +37,14 @@ export function openRedisLink(url: string): Redis {
  * patience still applies: the process waits ~12 s for Redis, then exits). Set on the live
  * clients by server/colyseus/redisConnections.ts.
  */
-export const COLYSEUS_CONNECTION_TUNING: ConnectionTuning = { retryStrategy, maxRetriesPerRequest: 2, connectTimeout: 2000 };
+// commandTimeout: a Redis that stops answering without closing (paused, overloaded) must fail a
+// matchmaking lookup or a listing save in 2 s rather than hold it in ioredis's queue for ever.
+export const COLYSEUS_CONNECTION_TUNING: ConnectionTuning = {
+  retryStrategy,
+  maxRetriesPerRequest: 2,
+  connectTimeout: 2000,
+  commandTimeout: 2000,
+};
 
 /**
  * ioredis retries by itself and prints "Unhandled error event" per failed attempt when nobody

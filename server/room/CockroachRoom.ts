@@ -120,7 +120,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   private build(join: JoinRequest): void {
     const settings = CockroachRoom.settings;
     this.setState(new CockroachState());
-    // Same bytes as Colyseus's own serializer, each client's patch written once (filteredPatches.ts).
+    // Same bytes as Colyseus's own serializer, each client's patch written once (server/colyseus/schema/patchWriter.ts).
     const serializer = new FilteredPatchSerializer<CockroachState>();
     serializer.reset(this.state);
     this.setSerializer(serializer);

@@ -14,7 +14,7 @@
  * A slot is taken over once its client left; the state stored beside each mask tells a new
  * client's entries from the old one's, so nothing is inherited even from a tree never visited
  * again. Installed by `CockroachState.applyFilters` (server side only: clients never filter) and
- * used by the room's patch writer (filteredPatches.ts).
+ * used by the room's patch writer (patchWriter.ts).
  */
 
 /**

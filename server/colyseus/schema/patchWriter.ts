@@ -15,7 +15,7 @@
  * clients, and dropped with the patch; a join's full state is written by the same walk. Objects
  * get their refIds in the library's order first (`assignRefIds`): the wire names them by refId.
  *
- * The walk and the encoders are the library's own; `test/views/filteredPatches.test.ts` plays
+ * The walk and the encoders are the library's own; `test/colyseus/patchWriter.test.ts` plays
  * whole games into two states, one sent by the library, one by this module, and compares every
  * client's bytes after every change and at every join.
  */
