@@ -99,7 +99,8 @@ export default tseslint.config(
     // fake and real ws sockets). Elsewhere: the room's handler table (dispatch), a listing whose
     // save fails (lobby), heartbeat's fake sockets (ticking), the TCP socket under a ws to stall or
     // cut it (pings, sdk/support), the driver's connection replaced by a fake (ops/cluster),
-    // Colyseus's error texts as they reach the logs (ops/logs), a seat reserved as the matchmaker
+    // Colyseus's error texts as they reach the logs (ops/logs), a listing whose save never answers
+    // (ops/resync), a seat reserved as the matchmaker
     // does (support/identity), the options' schema definition (views/options).
     files: [
       'test/colyseus/**/*.ts',
@@ -111,6 +112,7 @@ export default tseslint.config(
       'test/sdk/support.ts',
       'test/ops/cluster.test.ts',
       'test/ops/logs.test.ts',
+      'test/ops/resync.test.ts',
       'test/support/identity.ts',
       'test/views/options.test.ts',
     ],

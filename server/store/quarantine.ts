@@ -11,21 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import type { FinishedGameRecord } from '../fairness/record';
-import type { RecordRow } from './types';
+import type { QuarantineEntry, RecordRow } from './types';
 import { rowOf } from './types';
 
-export interface QuarantineEntry {
-  /** As the record gave it: it may itself be what is wrong (never a file name). */
-  gameId: string;
-  /** Who refused it: this process's file (`disk`, serializing included) or PostgreSQL (`postgres`). */
-  where: 'disk' | 'postgres';
-  code: string;
-  message: string;
-  /** The row as it was (its `json` is the record); null when the record could not be serialized. */
-  row: RecordRow | null;
-  /** The record as well as it could be written down, when `row` is null. */
-  dump: string | null;
-}
+export type { QuarantineEntry };
 
 /** The quarantine folder of a local database file. */
 export function quarantineDir(file: string): string {

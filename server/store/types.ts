@@ -1,5 +1,4 @@
 import type { FinishedGameRecord } from '../fairness/record';
-import type { QuarantineEntry } from './quarantine';
 
 /** Where finished games are kept: SQLite (embedded, the default) or PostgreSQL (DATABASE_URL). */
 export interface GameStore {
@@ -61,4 +60,18 @@ export interface DeliveryTarget {
   saveRows(rows: readonly RecordRow[]): Promise<void>;
   get(gameId: string): Promise<FinishedGameRecord | null>;
   close(): Promise<void>;
+}
+
+/** A row set aside (quarantine.ts): durable, out of every batch, never served. */
+export interface QuarantineEntry {
+  /** As the record gave it: it may itself be what is wrong (never a file name). */
+  gameId: string;
+  /** Who refused it: this process's file (`disk`, serializing included) or PostgreSQL (`postgres`). */
+  where: 'disk' | 'postgres';
+  code: string;
+  message: string;
+  /** The row as it was (its `json` is the record); null when the record could not be serialized. */
+  row: RecordRow | null;
+  /** The record as well as it could be written down, when `row` is null. */
+  dump: string | null;
 }

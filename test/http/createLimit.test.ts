@@ -4,6 +4,7 @@ import { CreateTicket, EdgeLimits } from '../../server/http/limits';
 import type { Identity } from '../../server/identity/types';
 import { DEFAULT_EDGE } from '../../server/ops/config';
 import { requireTestRedis, TestRedis } from '../ops/support';
+import { ROOM_CACHES_KEY } from '../../server/colyseus/redisKeys';
 
 const lobby = (roomId: string) => JSON.stringify({ roomId, processId: 'another-process', metadata: { phase: 'lobby' } });
 
@@ -20,7 +21,7 @@ describe('http: the create limit is checked and charged in one step (a real Redi
   let now = 0;
   const listing = async (roomId: string) => {
     lookups++;
-    const json = await client.hget('roomcaches', roomId);
+    const json = await client.hget(ROOM_CACHES_KEY, roomId);
     return json === null ? undefined : JSON.parse(json);
   };
 
@@ -42,7 +43,7 @@ describe('http: the create limit is checked and charged in one step (a real Redi
   async function withRemoteLobby(edge: Partial<typeof DEFAULT_EDGE>): Promise<{ limits: EdgeLimits; who: Identity }> {
     const limits = new EdgeLimits({ ...DEFAULT_EDGE, ...edge }, () => now, listing);
     const who: Identity = { key: 'guest:one', kind: 'guest', address: '198.51.100.7' };
-    await client.hset('roomcaches', 'elsewhere1', lobby('elsewhere1'));
+    await client.hset(ROOM_CACHES_KEY, 'elsewhere1', lobby('elsewhere1'));
     const first = await limits.takeCreate(who);
     assert.equal(typeof first, 'object');
     (first as CreateTicket).opened({ roomId: 'elsewhere1', processId: 'another-process' });
@@ -75,7 +76,7 @@ describe('http: the create limit is checked and charged in one step (a real Redi
       Array(6).fill('TOO_MANY_LOBBIES'),
     );
     passed[0].opened({ roomId: 'elsewhere2', processId: 'another-process' });
-    await client.hset('roomcaches', 'elsewhere2', lobby('elsewhere2'));
+    await client.hset(ROOM_CACHES_KEY, 'elsewhere2', lobby('elsewhere2'));
     passed[1].joined();
     const next = await limits.takeCreate(who);
     assert.equal(typeof next, 'object', 'two lobbies open and nothing held: a third may open');

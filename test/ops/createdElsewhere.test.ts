@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
 import { request } from '../http/support';
 import { httpGet, requireTestRedis, TestRedis, waitFor } from './support';
+import { ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';
 
 /**
  * Redis mode: a joinOrCreate whose room the matchmaker makes on the other process gets back a copy
@@ -45,7 +46,7 @@ describe('ops: a joinOrCreate that created a room on another process counts it a
     const check = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
     try {
       await waitFor(
-        async () => Number(((await check.hget('roomcount', ids[a.port])) ?? '0').split(',')[0]) >= 1,
+        async () => Number(((await check.hget(ROOM_COUNT_KEY, ids[a.port])) ?? '0').split(',')[0]) >= 1,
         "A's room count in Redis",
       );
     } finally {

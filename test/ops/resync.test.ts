@@ -10,6 +10,7 @@ import { localRooms, OpsRoom } from '../../server/ops/rooms';
 import { bootEdge } from '../http/support';
 import type { TestServer } from '../support/server';
 import { requireTestRedis, TestRedis, waitFor } from './support';
+import { ROOM_CACHES_KEY } from '../../server/colyseus/redisKeys';
 
 /** A "Redis" that accepts connections and never answers a command (a paused or wedged server). */
 function silentRedis(): Promise<{ url: string; close(): void }> {
@@ -59,7 +60,7 @@ describe('cluster: a resync that Redis never answers', function () {
     const driver = new Redis(silent.url, { enableReadyCheck: false, lazyConnect: true });
     const check = new Redis(redis!.url);
     const link = openRedisLink(redis!.url);
-    const listing = { roomId: 'resync1', save: () => driver.hset('roomcaches', 'resync1', '{}') };
+    const listing = { roomId: 'resync1', save: () => driver.hset(ROOM_CACHES_KEY, 'resync1', '{}') };
     const room: OpsRoom = {
       roomId: 'resync1',
       clients: { length: 1 },
@@ -91,10 +92,10 @@ describe('cluster: a resync that Redis never answers', function () {
       assert.equal((await failures('timeout')) - before, 1);
       assert.equal(cluster.healthy(), false, 'matchmaking stays SERVER_BUSY until the state is back');
 
-      listing.save = () => check.hset('roomcaches', 'resync1', '{}');
+      listing.save = () => check.hset(ROOM_CACHES_KEY, 'resync1', '{}');
       await cluster.beat();
       assert.equal(cluster.healthy(), true);
-      assert.equal(await check.hget('roomcaches', 'resync1'), '{}');
+      assert.equal(await check.hget(ROOM_CACHES_KEY, 'resync1'), '{}');
     } finally {
       setLogSink(null);
       localRooms.delete(room);
