@@ -24,15 +24,15 @@ import {
 import { FinishedGame, Outcome, Table, TableChange, TableEvent } from '../table/Table';
 import type { FinishedGameRecord } from '../fairness';
 import type { CockroachResult } from '../rules';
-import { heartbeat } from '../colyseus/transport/heartbeat';
+import { Liveness } from '../colyseus/transport/heartbeat';
 import { createBot } from '../bots';
 import { Admission } from './admission';
 import {
   CHAT_BURST,
   CHAT_REFILL_MS,
   DEFAULT_ROOM_SETTINGS,
-  HEARTBEAT_MISSES,
-  HEARTBEAT_MS,
+  LIVENESS,
+  SAFETY_PATCH_MS,
   botTickMs,
   MAX_CLIENTS,
   RoomSettings,
@@ -96,7 +96,14 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   private readonly kickedTokens = new Set<string>();
   /** The result announced for the game on screen (after its record was kept), for latecomers. */
   private announced: CockroachResult | null = null;
-  private lastHeartbeat = 0;
+  private lastSafetyPatch = 0;
+  private readonly liveness = new Liveness(LIVENESS);
+  private lookPending = false;
+  /** Run from setImmediate: after the loop's poll phase, so bytes and pongs that came during a stall are read first. */
+  private readonly lookAtSockets = () => {
+    this.lookPending = false;
+    this.liveness.look(this.clients, this.now());
+  };
   private tickMs = TICK_MS;
 
   async onCreate(raw: unknown) {
@@ -143,7 +150,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     );
     this.projection.project(this.table.state);
     // No patch interval (it fired in every room whether anything changed or not): each change
-    // sends its own patch. One tick runs the table's timers and the heartbeat.
+    // sends its own patch. One tick runs the table's timers and the dead-socket check.
     this.setPatchRate(null);
     this.retick();
 
@@ -508,12 +515,15 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
 
   private tick(): void {
     this.table.tick();
+    if (!this.lookPending) {
+      this.lookPending = true;
+      setImmediate(this.lookAtSockets);
+    }
     const now = this.now();
-    if (now - this.lastHeartbeat < HEARTBEAT_MS) return;
-    this.lastHeartbeat = now;
+    if (now - this.lastSafetyPatch < SAFETY_PATCH_MS) return;
+    this.lastSafetyPatch = now;
     // Every change already sent its own patch: this only catches one that did not.
     this.broadcastPatch();
-    heartbeat(this.clients, HEARTBEAT_MISSES);
   }
 
   /** The tick's pace: faster while a bot is seated (its think time), the cheap one otherwise. */
@@ -521,9 +531,9 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     let seatedBot = false;
     for (const seat of this.table.state.seats.values()) if (seat.bot) seatedBot = true;
     const ms = seatedBot ? botTickMs(CockroachRoom.settings.botThinkMs) : TICK_MS;
-    if (ms === this.tickMs && this.lastHeartbeat !== 0) return;
+    if (ms === this.tickMs && this.lastSafetyPatch !== 0) return;
     this.tickMs = ms;
-    this.lastHeartbeat ||= this.now();
+    this.lastSafetyPatch ||= this.now();
     this.setSimulationInterval(() => this.tick(), ms);
   }
 

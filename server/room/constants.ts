@@ -3,6 +3,7 @@
  * room. Each says why it has its value.
  */
 import { MAX_PLAYERS } from '../rules';
+import type { LivenessTimes } from '../colyseus/transport/heartbeat';
 
 export const MAX_SPECTATORS = 10;
 export const MAX_CLIENTS = MAX_PLAYERS + MAX_SPECTATORS;
@@ -39,9 +40,20 @@ export const TICK_MS = 1000;
 export function botTickMs(botThinkMs: number): number {
   return Math.min(TICK_MS, Math.max(20, Math.round(botThinkMs / 25)));
 }
-/** Ping this room's sockets this often; one that missed HEARTBEAT_MISSES pongs in a row is cut. */
-export const HEARTBEAT_MS = 3000;
-export const HEARTBEAT_MISSES = 2;
+/**
+ * The dead-socket check (server/colyseus/transport/heartbeat.ts), run after every tick. A dead
+ * socket is cut at most 9 s after its last byte (what the SDK's `serverNoticeMs` counts on); a
+ * live client whose own process stalls has 5 s to answer a ping; the server's stalls do not count.
+ */
+/** A patch for anything a change did not send (none expected: each change sends its own). */
+export const SAFETY_PATCH_MS = 3000;
+export const LIVENESS: LivenessTimes = {
+  pingAfterMs: 3000,
+  roundTripMs: 12_000,
+  quietCutMs: 8000,
+  pongCutMs: 6000,
+  creditMaxMs: 1.5 * TICK_MS,
+};
 
 /** RULINGS "Connections": a dropped player's seat during a game, before they count as away. */
 export const DEFAULT_RECONNECT_GRACE_SECONDS = 90;

@@ -1,57 +1,90 @@
 import type { Client } from 'colyseus';
 
-type PingableSocket = {
+/**
+ * What the look keeps on a `ws` socket (written for ws 8 under @colyseus/ws-transport 0.15:
+ * `pingCount` is the transport's own field, reset to 0 by its pong handler; `_socket` is the TCP
+ * socket). Times are the room's credited clock (below), in ms.
+ */
+type WatchedSocket = {
   readyState: number;
-  /** Pings not answered yet: the transport's own pong handler resets it. */
   pingCount?: number;
-  /** The TCP socket's `bytesRead` at the last heartbeat, heartbeats since bytes last came, since the last ping. */
-  heardBytes?: number;
-  silentBeats?: number;
-  beatsSincePing?: number;
   _socket?: { bytesRead?: number };
+  /** `bytesRead` at the last look. */
+  heardBytes?: number;
+  /** When bytes last came (or the socket was first looked at). */
+  heardAt?: number;
+  /** When the last ping was sent. */
+  pingAt?: number;
   ping(cb: () => void): void;
   terminate(): void;
 };
 const noop = () => undefined;
 
-/**
- * A socket that sends something every heartbeat is still pinged this often (in heartbeats), so a
- * client that writes but never reads (a ping's pong needs everything before it read) is cut too.
- */
-export const ROUND_TRIP_EVERY = 4;
+export interface LivenessTimes {
+  /** A socket that sent nothing for this long is pinged. */
+  pingAfterMs: number;
+  /** A socket that keeps talking is still pinged this often: one that writes but never reads is cut too. */
+  roundTripMs: number;
+  /** Cut: nothing heard for this long with a ping unanswered (a lost network, a dead phone). */
+  quietCutMs: number;
+  /** Cut: a ping unanswered this long, whatever else came (a client that writes but never reads). */
+  pongCutMs: number;
+  /** At most this much of the time between two looks counts (the server's own stalls do not). */
+  creditMaxMs: number;
+}
 
 /**
- * The transport's dead-socket check (server/app.ts turns its own off), room by room: the stock
- * one pings every socket of the process in one synchronous loop, a stall of tens of ms per
- * thousand sockets; rooms tick at different moments, so this spreads the same work out.
+ * The dead-socket check, room by room (server/app.ts turns the transport's own off: it pings every
+ * socket of the process in one synchronous loop, tens of ms per thousand sockets).
  *
- * A ping costs a socket write and its pong a read, per socket and heartbeat: at human pace as
- * many system calls as the patches. So a socket that sent anything since the last heartbeat (a
- * move, the SDK's own ping: read from the TCP socket's `bytesRead`, no listener per message) is
- * not pinged, unless a ping is still unanswered or it went ROUND_TRIP_EVERY heartbeats without
- * one. Cut: a socket that answered none of `misses` pings, or one silent for `misses`
- * heartbeats with a ping unanswered; so a lost network is noticed at most 3 heartbeats after the
- * client's last byte (about 9 s, what the SDK's `serverNoticeMs` counts on), as before. Sockets
- * without TCP figures are pinged every heartbeat and cut after `misses` unanswered pings.
+ * It cuts on *time since the socket's last byte* (the TCP socket's `bytesRead`, no listener per
+ * message), with a ping outstanding, measured on a clock that only runs while this process does:
+ * each look credits at most `creditMaxMs` of the time since the previous one. So
+ * - a server stall (a long collection, an overloaded loop) is not silence: the pongs that came
+ *   meanwhile are not read yet when the first timers run after it, and the stall itself does not
+ *   count. The room runs `look` from `setImmediate` for the same reason: after the loop's poll
+ *   phase has read what arrived.
+ * - a client whose own process stalls (a phone's GC, a load generator's event loop) has
+ *   `quietCutMs - pingAfterMs` ms to answer a ping, instead of one heartbeat;
+ * - a dead socket is still cut at most `quietCutMs` plus one look after its last byte.
+ * A ping costs a socket write and its pong a read: a socket that sent anything within
+ * `pingAfterMs` is not pinged, except every `roundTripMs`.
  */
-export function heartbeat(clients: Iterable<Client>, misses: number): void {
-  for (const client of clients) {
-    const ws = (client as unknown as { ref?: PingableSocket }).ref;
-    if (!ws || typeof ws.ping !== 'function' || ws.readyState !== 1) continue;
-    const read = ws._socket?.bytesRead;
-    const known = read !== undefined;
-    const heard = known && read !== ws.heardBytes;
-    ws.heardBytes = read;
-    ws.silentBeats = heard || !known ? 0 : (ws.silentBeats ?? 0) + 1;
-    ws.beatsSincePing = (ws.beatsSincePing ?? 0) + 1;
-    const unanswered = ws.pingCount ?? 0;
-    if (unanswered >= misses || (unanswered > 0 && ws.silentBeats >= misses)) {
-      ws.terminate();
-      continue;
+export class Liveness {
+  private credited = 0;
+  private lastLook = NaN;
+
+  constructor(private readonly times: LivenessTimes) {}
+
+  /** Looks at every socket of a room; `now` is the room clock's time in ms. */
+  look(clients: Iterable<Client>, now: number): void {
+    const elapsed = Number.isNaN(this.lastLook) ? 0 : Math.max(0, now - this.lastLook);
+    this.lastLook = now;
+    this.credited += Math.min(elapsed, this.times.creditMaxMs);
+    const at = this.credited;
+    const { pingAfterMs, roundTripMs, quietCutMs, pongCutMs } = this.times;
+    for (const client of clients) {
+      const ws = (client as unknown as { ref?: WatchedSocket }).ref;
+      if (!ws || typeof ws.ping !== 'function' || ws.readyState !== 1) continue;
+      const read = ws._socket?.bytesRead;
+      const waiting = (ws.pingCount ?? 0) > 0;
+      if (ws.heardAt === undefined) {
+        ws.heardAt = at;
+        ws.pingAt = at;
+        ws.heardBytes = read;
+      } else if (read !== undefined ? read !== ws.heardBytes : !waiting && ws.pingAt! > ws.heardAt) {
+        // Bytes came; a socket without TCP figures is heard by its pong alone.
+        ws.heardBytes = read;
+        ws.heardAt = at;
+      }
+      if (waiting) {
+        if (at - ws.heardAt >= quietCutMs || at - ws.pingAt! >= pongCutMs) ws.terminate();
+        continue;
+      }
+      if (at - ws.heardAt < pingAfterMs && at - ws.pingAt! < roundTripMs) continue;
+      ws.pingCount = 1;
+      ws.pingAt = at;
+      ws.ping(noop);
     }
-    if (heard && unanswered === 0 && ws.beatsSincePing < ROUND_TRIP_EVERY) continue;
-    ws.pingCount = unanswered + 1;
-    ws.beatsSincePing = 0;
-    ws.ping(noop);
   }
 }
