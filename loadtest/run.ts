@@ -2,7 +2,7 @@
  * Capacity benchmark: N six-player rooms of colyseus.js bots playing legal moves for S seconds.
  *
  *   npm run loadtest -- --rooms N --seconds S [--pace human|fast] [--clients decoding|lean]
- *                       [--batch 25 | --rate 50] [--seed loadtest] [--settle 5] [--idle] [--pin]
+ *                       [--batch 25 | --rate 50] [--seed loadtest] [--settle 5] [--max-ramp 60] [--idle] [--pin]
  *                       [--server-root DIR] [--endpoint ws://...]
  *
  * Without --endpoint the server runs as its own child process (figures are the server's, not the
@@ -200,7 +200,11 @@ async function main() {
   await server?.stop();
   for (const line of summaryLines(report)) console.error(line);
   console.log(JSON.stringify(report));
-  const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && (report.actions > 0 || idle);
+  // A finished game's record must reach the disk within the durability wait, and the ramp its limit.
+  const rampOk = opts['max-ramp'] === 0 || rampSeconds <= opts['max-ramp'];
+  if (!rampOk) console.error(`loadtest: the ramp took ${rampSeconds.toFixed(1)} s, over --max-ramp ${opts['max-ramp']}`);
+  const durable = (report.records?.notDurable ?? 0) === 0;
+  const ok = report.errors === 0 && report.leaks === 0 && !report.crashed && (report.actions > 0 || idle) && rampOk && durable;
   process.exit(ok ? 0 : 1);
 }
 

@@ -35,6 +35,12 @@ export const RUN_FLAGS = {
   },
   idle: { kind: 'flag', help: 'seat the bots, never start the games' },
   settle: { kind: 'number', default: 5, min: 0, help: 'seconds between the ramp and the window' },
+  'max-ramp': {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    help: 'fail when filling the rooms took longer than this many seconds (0: no limit; CI uses it as the guard of issue 36)',
+  },
   endpoint: { kind: 'optional', help: 'an external server (no server figures)' },
 } as const;
 
