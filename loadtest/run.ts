@@ -37,7 +37,7 @@ import { runOptions } from './lib/runOptions';
 import { Scheduler } from './lib/scheduler';
 import { startServerProcess, ServerProcess } from './lib/serverProcess';
 import { Fleet, SEATS } from './lib/tables';
-import { FILE_HEADROOM, parseOpenFileLimit } from '../server/ops/fileLimit';
+import { FILE_HEADROOM, parseOpenFileLimit } from '../server/base/fileLimit';
 
 const PROGRESS_MS = 5000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,4 @@
-import { OpsConfig, opsConfigFromEnv } from './ops/config';
+import { OpsConfig, opsConfigFromEnv } from './base/config';
 import {
   DEFAULT_BOT_THINK_MS,
   DEFAULT_LOBBY_GRACE_SECONDS,
@@ -23,7 +23,7 @@ export interface ServerConfig {
   recordsEnv?: Record<string, string | undefined>;
   /** AUTH_JWT_SECRET / AUTH_JWT_PUBLIC_KEY, or DATA_DIR for the guest key (server/identity/config.ts); recordsEnv, else process.env, when absent. */
   identityEnv?: Record<string, string | undefined>;
-  /** Redis scale-out, drain, monitor, logs (server/ops/config.ts); embedded defaults when absent. */
+  /** Redis scale-out, drain, monitor, logs (server/base/config.ts); embedded defaults when absent. */
   ops?: OpsConfig;
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { configFromEnv } from './config';
 import { startServer, ROOM_NAME } from './app';
-import { CONNECTION_CAPACITY } from './ops/config';
-import { log } from './ops/log';
+import { CONNECTION_CAPACITY } from './base/config';
+import { log } from './base/log';
 import { useSha256 } from './fairness/sha256';
 
 async function main() {
@@ -12,7 +12,7 @@ async function main() {
   // SIGTERM/SIGINT drain (server/ops/drain.ts): no new rooms, games finish up to DRAIN_SECONDS, then exit.
   const server = await startServer(config, { exitOnSignal: true });
   const { redisUrl, publicAddress, edge } = config.ops!;
-  // Where the connection cap came from: MAX_CONNECTIONS, or the open-file limit (server/ops/fileLimit.ts).
+  // Where the connection cap came from: MAX_CONNECTIONS, or the open-file limit (server/base/fileLimit.ts).
   const maxConnectionsFrom = process.env.MAX_CONNECTIONS?.trim() ? 'MAX_CONNECTIONS' : CONNECTION_CAPACITY.source;
   log.always('listening', {
     port: server.port,

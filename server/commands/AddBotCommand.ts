@@ -1,4 +1,4 @@
-import { parseAddBot } from '../room/payloads';
+import { parseAddBot } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The host seats a practice bot in a free seat of the lobby. */

@@ -1,4 +1,4 @@
-import { parseCall } from '../room/payloads';
+import { parseCall } from './payloads';
 import { PlayCommand } from './PlayCommand';
 
 /** The holder says "true" or "false" about the latest claim; the card is revealed. */

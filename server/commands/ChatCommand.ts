@@ -1,4 +1,4 @@
-import { parseChat } from '../room/payloads';
+import { parseChat } from './payloads';
 import { SERVER_MESSAGES } from '../protocol';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 

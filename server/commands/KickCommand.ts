@@ -1,4 +1,4 @@
-import { parseKick } from '../room/payloads';
+import { parseKick } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The creator removes a person: a player in the lobby or at the results screen, a watcher at any time; they may not come back (PROTOCOL v3, issue 32). */

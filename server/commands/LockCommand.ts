@@ -1,4 +1,4 @@
-import { parseEmpty } from '../room/payloads';
+import { parseEmpty } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The host locks the table at any time: nobody new sits down or watches (issue 32). */

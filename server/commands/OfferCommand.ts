@@ -1,4 +1,4 @@
-import { parseOffer } from '../room/payloads';
+import { parseOffer } from './payloads';
 import { PlayCommand } from './PlayCommand';
 
 /** The starter hands a card face down to another player with a claim. */

@@ -1,4 +1,4 @@
-import { parsePass } from '../room/payloads';
+import { parsePass } from './payloads';
 import { PlayCommand } from './PlayCommand';
 
 /** After peeking, the holder hands the card to someone who has not seen it, with a new claim. */

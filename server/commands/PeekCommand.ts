@@ -1,4 +1,4 @@
-import { parsePeek } from '../room/payloads';
+import { parsePeek } from './payloads';
 import { PlayCommand } from './PlayCommand';
 
 /** The holder secretly looks at the card, and from then on must pass it on. */

@@ -1,4 +1,4 @@
-import { parsePing } from '../room/payloads';
+import { parsePing } from './payloads';
 import { SERVER_MESSAGES } from '../protocol';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 

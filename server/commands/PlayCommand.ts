@@ -1,5 +1,5 @@
 import type { Action } from '../rules';
-import type { Parsed } from '../room/payloads';
+import type { Parsed } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /**

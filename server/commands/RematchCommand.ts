@@ -1,4 +1,4 @@
-import { parseEmpty } from '../room/payloads';
+import { parseEmpty } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The host, at the results screen: back to the lobby with the same options (PROTOCOL v2). */

@@ -1,4 +1,4 @@
-import { parseRemoveBot } from '../room/payloads';
+import { parseRemoveBot } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The host frees a bot's seat in the lobby. */

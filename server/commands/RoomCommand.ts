@@ -4,7 +4,7 @@ import type { BotLevel, ErrorCode } from '../protocol';
 import type { RuleError } from '../rules';
 import type { CockroachState } from '../schema/CockroachState';
 import type { Outcome, Step, Table } from '../table/Table';
-import type { RateLimiter } from '../room/RateLimiter';
+import type { RateLimiter } from '../base/RateLimiter';
 
 /**
  * What a command may use of its room. Named here, so the commands depend on this interface and

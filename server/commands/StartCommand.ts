@@ -1,4 +1,4 @@
-import { parseEmpty } from '../room/payloads';
+import { parseEmpty } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The host starts the game with 2–6 seated players (bots count). */

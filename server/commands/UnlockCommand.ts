@@ -1,4 +1,4 @@
-import { parseEmpty } from '../room/payloads';
+import { parseEmpty } from './payloads';
 import { RoomCommand, MessagePayload } from './RoomCommand';
 
 /** The creator opens a locked table again (issue 32): a stand-in host cannot. */

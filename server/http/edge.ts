@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
-import type { EdgeConfig } from '../ops/config';
+import type { EdgeConfig } from '../base/config';
 import { ROOM_MESSAGES } from '../protocol';
 import { normaliseAddress } from './clientAddress';
 import { edgeFailed, edgeRefused } from './edgeMetrics';

@@ -1,7 +1,7 @@
 import { Counter, Gauge } from 'prom-client';
 import { socketErrors } from '../colyseus/transport/GuardedTransport';
-import { registry } from '../ops/metrics';
-import { log } from '../ops/log';
+import { registry } from '../base/metrics';
+import { log } from '../base/log';
 
 const refusals = new Counter({
   name: 'cockroach_http_refusals_total',

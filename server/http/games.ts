@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import { isGameId } from '../store/gameId';
 import type { RecordSource } from '../store/types';
 

@@ -1,4 +1,4 @@
-import { localRooms, OpsRoom } from '../ops/rooms';
+import { localRooms, OpsRoom } from '../base/rooms';
 import { errorReply } from '../room/errors';
 import { SERVER_MESSAGES } from '../protocol';
 

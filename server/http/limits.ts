@@ -1,4 +1,4 @@
-import type { EdgeConfig } from '../ops/config';
+import type { EdgeConfig } from '../base/config';
 import type { Identity } from '../identity/types';
 import { LobbyLedger, PendingSeats } from './lobbies';
 import { HourWindow, MinuteWindow } from './windows';

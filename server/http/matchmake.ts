@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchMaker } from 'colyseus';
-import type { EdgeConfig } from '../ops/config';
+import type { EdgeConfig } from '../base/config';
 import {
   ErrorCode,
   isOpaqueId,
@@ -22,7 +22,7 @@ import { clientAddress } from './clientAddress';
 import { edgeRefused, edgeFailed } from './edgeMetrics';
 import { parseBoundedJson } from './boundedJson';
 import { CreateTicket, EdgeLimits, LimitCode } from './limits';
-import { clusterRefusal, isUnavailable, MatchmakeBudget } from '../ops/matchmakeGate';
+import { clusterRefusal, isUnavailable, MatchmakeBudget } from './matchmakeGate';
 import { localRoom, ownValue } from '../colyseus/localRoom';
 import { listingById } from '../colyseus/matchmaker';
 import { isLockedRoom, isRefusedSeat } from '../colyseus/errorTexts';
@@ -90,7 +90,7 @@ const ABORTED = Symbol('aborted');
 export class MatchmakeGuard {
   private readonly trusted: ReadonlySet<string>;
   readonly limits: EdgeLimits;
-  /** Requests in flight: reconnects in a pool of their own (server/ops/matchmakeGate.ts). */
+  /** Requests in flight: reconnects in a pool of their own (server/http/matchmakeGate.ts). */
   private readonly budget: MatchmakeBudget;
   /** Which browser pages may call (server/http/origins.ts); the guest routes share it. */
   readonly origins: OriginPolicy;
@@ -136,7 +136,7 @@ export class MatchmakeGuard {
       return this.refuse(req, res, headers, { status: 404, code: 'BAD_REQUEST' });
 
     const address = clientAddress(req, this.trusted);
-    // Redis away: at once, not after ioredis's queue gave up (server/ops/matchmakeGate.ts).
+    // Redis away: at once, not after ioredis's queue gave up (server/http/matchmakeGate.ts).
     if (clusterRefusal(method, method === 'joinById' ? roomIdOf(target) : target))
       return this.refuse(req, res, headers, { status: 503, code: 'SERVER_BUSY' });
     // No drain check here: a draining process still places creates on the others (server/ops/scale.ts); the room refuses one placed here.
@@ -498,7 +498,7 @@ function busyWhenUnreachable(error: unknown): never {
  * anything else is SERVER_ERROR (and counted), whatever its message said.
  */
 export function matchmakerRefusal(error: unknown, spectator: boolean, why: ErrorCode | null = null): Refusal | FixedReply {
-  // Redis or another process did not answer (server/ops/matchmakeGate.ts): retry, not a server error.
+  // Redis or another process did not answer (server/http/matchmakeGate.ts): retry, not a server error.
   if (isUnavailable(error)) return { status: 503, code: 'SERVER_BUSY' };
   const e = error as { code?: unknown; message?: unknown; name?: unknown };
   const text = typeof e?.message === 'string' ? e.message : '';

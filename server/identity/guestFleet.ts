@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { log } from '../ops/log';
-import { openRedisLink } from '../ops/redisLink';
+import { log } from '../base/log';
+import { openRedisLink } from '../base/redisLink';
 import { decodeKey, encodeKey } from './keyring';
 import { REVOCATION_KEEP_MS, type Identities } from './tokens';
 

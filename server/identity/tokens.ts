@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, jwtVerify, SignJWT, JWTPayload } from 'jose';
-import { parseNickname } from '../room/joinOptions';
+import { parseNickname } from './nickname';
 import type { AppClaims, IdentityConfig, VerifyKey } from './config';
 import { loadOrCreateGuestKey } from './guestKey';
 import { GuestKeyring } from './keyring';

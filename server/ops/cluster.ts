@@ -31,9 +31,10 @@
  */
 import type Redis from 'ioredis';
 import { matchMaker } from 'colyseus';
-import { DRAINING_KEY, isDraining } from './drain';
-import { log } from './log';
-import { localRooms } from './rooms';
+import { DRAINING_KEY } from './drain';
+import { isDraining } from '../base/draining';
+import { log } from '../base/log';
+import { localRooms } from '../base/rooms';
 import { EPOCH_KEY, RedisRoomCodes, SETTLE_KEY, SETTLE_MS } from './redisRoomCodes';
 import { ALIVE_PREFIX, buryProcess, PROCS_KEY } from './burial';
 import { clusterMetrics } from './clusterMetrics';

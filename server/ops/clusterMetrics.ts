@@ -3,7 +3,7 @@
  * process with REDIS_URL reports them: `cockroach_redis_up` is absent in the one-process mode.
  */
 import { Counter, Gauge } from 'prom-client';
-import { registry } from './metrics';
+import { registry } from '../base/metrics';
 
 interface Observed {
   redisUp(): boolean;

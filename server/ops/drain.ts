@@ -17,9 +17,10 @@
  */
 import { matchMaker, Server } from 'colyseus';
 import { errorReply } from '../room/errors';
-import { draining as drainingGauge, gamesCut } from './metrics';
-import { log } from './log';
-import { localRooms, OpsRoom, roomsInPhase } from './rooms';
+import { draining as drainingGauge, gamesCut } from '../base/metrics';
+import { log } from '../base/log';
+import { setDraining } from '../base/draining';
+import { localRooms, OpsRoom, roomsInPhase } from '../base/rooms';
 
 /** Redis set (through Colyseus presence) of the process ids that take no new rooms. */
 export const DRAINING_KEY = 'cockroach:draining';
@@ -32,13 +33,6 @@ export const SHUTDOWN_BACKSTOP_MS = 15_000;
 const RESULTS_SETTLE_MS = 3_000;
 /** `beforeExit` (the records) is bounded by its own settings; the backstop waits this much past them. */
 export const BEFORE_EXIT_BACKSTOP_MS = 30_000;
-
-let drainingNow = false;
-
-/** True from the start of a drain: this process creates no room. */
-export function isDraining(): boolean {
-  return drainingNow;
-}
 
 /** `work` may throw or return a plain value (the in-memory presence does not return promises). */
 function withTimeout<T>(work: () => Promise<T> | T, ms: number, what: string): Promise<T | undefined> {
@@ -99,13 +93,13 @@ export class Drain {
   /** Tests: forget the drain state of a closed server. */
   reset(): void {
     this.clearTimers();
-    drainingNow = false;
+    setDraining(false);
     drainingGauge.set(0);
   }
 
   private async run(seconds: number): Promise<DrainReport> {
     const started = Date.now();
-    drainingNow = true;
+    setDraining(true);
     drainingGauge.set(1);
     const playingAtStart = roomsInPhase('playing').length;
     log.info('drain.started', { drainSeconds: seconds, rooms: localRooms.size, playing: playingAtStart });

@@ -4,7 +4,7 @@ import type { GuestFleet } from '../identity/guestFleet';
 import { isGuestSub } from '../identity/revocations';
 import { hasJsonBodyOrNone } from '../http/origins';
 import { sendJsonError } from '../http/errors';
-import { log } from './log';
+import { log } from '../base/log';
 
 const MAX_BODY = 8192;
 

@@ -15,9 +15,9 @@
  */
 import type Redis from 'ioredis';
 import type { RedisDriver } from 'colyseus';
-import { localRoomById } from './rooms';
+import { localRoomById } from '../base/rooms';
 import type { Cluster } from './cluster';
-import { ClusterBusyError } from './matchmakeGate';
+import { ClusterBusyError } from '../http/matchmakeGate';
 import { DriverListing, replaceLookups } from '../colyseus/redisDriver';
 import { listingNameField, ROOM_CACHES_KEY, roomChannel } from '../colyseus/redisKeys';
 

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { matchMaker } from 'colyseus';
-import type { OpsConfig } from './config';
-import { isDraining } from './drain';
-import { log } from './log';
-import { metricsContentType, metricsText } from './metrics';
+import type { OpsConfig } from '../base/config';
+import { isDraining } from '../base/draining';
+import { log } from '../base/log';
+import { metricsContentType, metricsText } from '../base/metrics';
 import { redisState } from './scale';
 import { recordsHealth } from '../store/health';
 import { MinuteWindow } from '../http/windows';

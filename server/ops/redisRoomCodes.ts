@@ -14,7 +14,7 @@
  */
 import type Redis from 'ioredis';
 import { CODE_SPACE, QUARANTINE_MS, RoomCodeStore } from '../room/roomCode';
-import { log } from './log';
+import { log } from '../base/log';
 
 export const CODE_PREFIX = 'cockroach:code:';
 export const OWNED_PREFIX = 'cockroach:codes:';

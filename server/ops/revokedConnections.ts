@@ -1,7 +1,7 @@
 import { CLOSE_CODES, ROOM_MESSAGES, SERVER_MESSAGES } from '../protocol';
 import { seatIdentity } from '../identity/roomAuth';
-import { log } from './log';
-import { localRooms } from './rooms';
+import { log } from '../base/log';
+import { localRooms } from '../base/rooms';
 
 /** What this needs of a Colyseus client (structural: no import of the room). */
 interface LiveClient {

@@ -10,13 +10,13 @@
 import type Redis from 'ioredis';
 import { matchMaker, RedisDriver, RedisPresence, Server, ServerOptions } from 'colyseus';
 import { MemoryRoomCodes, setRoomCodeStore } from '../room/roomCode';
-import type { OpsConfig } from './config';
+import type { OpsConfig } from '../base/config';
 import { DRAINING_KEY } from './drain';
 import { Cluster } from './cluster';
 import { clusterMetrics } from './clusterMetrics';
 import { healDriver } from './healingDriver';
-import { setGateCluster } from './matchmakeGate';
-import { COLYSEUS_CONNECTION_TUNING, logRedisErrors, openRedisLink } from './redisLink';
+import { setGateCluster } from '../http/matchmakeGate';
+import { COLYSEUS_CONNECTION_TUNING, logRedisErrors, openRedisLink } from '../base/redisLink';
 import { ColyseusConnection, colyseusConnections, retune } from '../colyseus/redisConnections';
 import { processLoads } from '../colyseus/stats';
 import { RedisRoomCodes } from './redisRoomCodes';
@@ -42,7 +42,7 @@ export function scaleOutOptions(ops: OpsConfig): ScaleOptions {
     setRoomCodeStore(new MemoryRoomCodes());
     return options;
   }
-  // Our own connection fails fast (server/ops/redisLink.ts): liveness, burial, room codes.
+  // Our own connection fails fast (server/base/redisLink.ts): liveness, burial, room codes.
   const link = openRedisLink(ops.redisUrl);
   // Room codes are claimed in Redis, unique across every process (server/ops/redisRoomCodes.ts).
   const codes = new RedisRoomCodes(link, () => matchMaker.processId);

@@ -41,13 +41,13 @@ import {
 import { errorReply, joinErrorText, replyFromRule } from './errors';
 import { JoinRequest, parseJoinOptions } from './joinOptions';
 import { listingFor, RoomMetadata } from './listing';
-import { RateLimiter } from './RateLimiter';
+import { RateLimiter } from '../base/RateLimiter';
 import { allocateRoomCode, releaseRoomCode } from './roomCode';
 import { identityOf, SeatBackAnswer } from './seats';
 import { stopConstructorTimers } from '../colyseus/reservations';
-import { isDraining } from '../ops/drain';
-import { log } from '../ops/log';
-import * as metrics from '../ops/metrics';
+import { isDraining } from '../base/draining';
+import { log } from '../base/log';
+import * as metrics from '../base/metrics';
 
 export type { RoomMetadata } from './listing';
 

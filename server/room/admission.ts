@@ -1,7 +1,7 @@
 import type { Client } from 'colyseus';
 import { CLOSE_CODES } from '../protocol';
 import { FLOOD_DISCONNECT_AFTER, PING_BURST, PING_REFILL_MS } from './constants';
-import { RateLimiter } from './RateLimiter';
+import { RateLimiter } from '../base/RateLimiter';
 
 /**
  * Flood control over every client message except applied moves (PROTOCOL v2: a legal move of

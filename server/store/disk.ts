@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FinishedGameRecord } from '../fairness/record';
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import type { DiskReply, DiskRequest, DiskWorkerData, FileEvent } from './diskWorker';
 import type { FileKind } from './sqliteFile';
 import { recordDiskTimeouts } from './metrics';

@@ -3,7 +3,7 @@
  * Importing this module registers them. docs/operations.md "Game records" says what to watch.
  */
 import { Counter, Gauge } from 'prom-client';
-import { registry } from '../ops/metrics';
+import { registry } from '../base/metrics';
 
 export const recordsSaved = new Counter({
   name: 'cockroach_records_saved_total',

@@ -1,6 +1,6 @@
 import { Pool, PoolClient } from 'pg';
 import type { FinishedGameRecord } from '../fairness/record';
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import { pendingMigrations } from './migrations';
 import { GameStore, RecordRow, DeliveryTarget, rowOf } from './types';
 

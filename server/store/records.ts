@@ -1,4 +1,4 @@
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import { describeStore, StoreConfig, storeConfigFromEnv } from './config';
 import { DiskStore } from './disk';
 import type { FileEvent } from './diskWorker';

@@ -1,4 +1,4 @@
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import { recordsExpired, retentionFailures } from './metrics';
 import type { GameStore } from './types';
 

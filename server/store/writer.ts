@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FinishedGameRecord } from '../fairness/record';
-import { log } from '../ops/log';
+import { log } from '../base/log';
 import type { FileEvent } from './diskWorker';
 import { setRecordsHealth, RecordsHealth } from './health';
 import {

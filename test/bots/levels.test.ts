@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Game, Kind, KINDS, PlayerId, viewFor } from '../../server/rules';
 import { BotLevel, createBot, isBotLevel } from '../../server/bots';
 import { DEFAULT_BOT_LEVEL } from '../../server/protocol';
-import { parseAddBot } from '../../server/room/payloads';
+import { parseAddBot } from '../../server/commands/payloads';
 import { assertAccounted, emptyHand, play, putInFront, seatedGame } from '../rules/helpers';
 
 const SEEDS = Array.from({ length: 12 }, (_, i) => `levels/${i}`);

@@ -14,8 +14,8 @@ import {
   MAX_CONNECTIONS_CEILING,
   parseOpenFileLimit,
   processConnectionCapacity,
-} from '../../server/ops/fileLimit';
-import { CONNECTION_CAPACITY, opsConfigFromEnv } from '../../server/ops/config';
+} from '../../server/base/fileLimit';
+import { CONNECTION_CAPACITY, opsConfigFromEnv } from '../../server/base/config';
 import { freePort } from '../../loadtest/lib/serverProcess';
 import { tempDir } from '../support/tempDirs';
 

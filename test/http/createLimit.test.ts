@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { CreateTicket, EdgeLimits } from '../../server/http/limits';
 import type { Identity } from '../../server/identity/types';
-import { DEFAULT_EDGE } from '../../server/ops/config';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { requireTestRedis, TestRedis } from '../ops/support';
 import { ROOM_CACHES_KEY } from '../../server/colyseus/redisKeys';
 

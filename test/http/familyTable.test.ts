@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
-import { DEFAULT_EDGE } from '../../server/ops/config';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { CockroachRoom } from '../../server/room/CockroachRoom';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';

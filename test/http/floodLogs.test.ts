@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
-import { LOG_BURST, LOG_LINES_PER_SECOND, log, setLogClock, setLogLevel, setLogSink } from '../../server/ops/log';
+import { LOG_BURST, LOG_LINES_PER_SECOND, log, setLogClock, setLogLevel, setLogSink } from '../../server/base/log';
 import { post, ROOM_NAME, useEdge } from './support';
 
 describe('http: a flood does not become a flood of log lines', function () {

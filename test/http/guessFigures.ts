@@ -13,7 +13,7 @@
 import { randomInt } from 'node:crypto';
 import { Client } from 'colyseus.js';
 import { startServerProcess } from '../../loadtest/lib/serverProcess';
-import { DEFAULT_EDGE } from '../../server/ops/config';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { ROOM_NAME } from '../../server/protocol';
 import { request } from './support';
 import { tempDir } from '../support/tempDirs';

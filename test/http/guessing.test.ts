@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
-import { DEFAULT_EDGE } from '../../server/ops/config';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { ROOM_MESSAGES } from '../../server/protocol';
 import { request, ROOM_NAME, useEdge } from './support';
 

@@ -9,7 +9,7 @@ import { ROOM_MESSAGES } from '../../server/protocol';
 import { GUEST_KEY_FILE_NAME, identityConfigFromEnv } from '../../server/identity/config';
 import { GUEST_ISSUER, GUEST_TOKEN_DAYS } from '../../server/identity/tokens';
 import { seatIdentity } from '../../server/identity/roomAuth';
-import { setLogLevel, setLogSink } from '../../server/ops/log';
+import { setLogLevel, setLogSink } from '../../server/base/log';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { Tracked } from '../support/server';
 import { reservationsOf } from '../../server/colyseus/reservations';

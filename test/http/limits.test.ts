@@ -4,7 +4,7 @@ import { Client } from 'colyseus.js';
 import WebSocket from 'ws';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { socketErrors } from '../../server/colyseus/transport/GuardedTransport';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import { idleSocket, pastHttpTimeouts, post, request, ROOM_NAME, useEdge, waitFor } from './support';
 
 const CREATE = `/matchmake/create/${ROOM_NAME}`;

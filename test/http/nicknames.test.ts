@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { isReservedNickname, MAX_MARKS_PER_BASE, parseJoinOptions, parseNickname } from '../../server/room/joinOptions';
+import { parseJoinOptions } from '../../server/room/joinOptions';
+import { isReservedNickname, MAX_MARKS_PER_BASE, parseNickname } from '../../server/identity/nickname';
 
 describe('join options: nicknames and entropy', () => {
   it('accepts names of letters, digits, symbols and emoji, NFC-normalised and trimmed', () => {

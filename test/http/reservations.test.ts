@@ -6,7 +6,7 @@ import { MAX_SPECTATORS } from '../../server/room/constants';
 import { MAX_PENDING_RESERVATIONS, pendingReservations, seatRefusal } from '../../server/room/reservations';
 import { Tracked } from '../support/server';
 import { reservationsOf } from '../../server/colyseus/reservations';
-import { DEFAULT_EDGE } from '../../server/ops/config';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { openTable, startTable } from '../support/table';
 import { post, request, roomCount, ROOM_NAME, timerCount, useEdge, waitFor } from './support';
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { matchMaker } from 'colyseus';
 import { Client } from 'colyseus.js';
 import { startServer, RunningServer } from '../../server/app';
-import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS, OpsConfig } from '../../server/ops/config';
+import { EdgeConfig, EMBEDDED_EDGE, EMBEDDED_OPS, OpsConfig } from '../../server/base/config';
 import { ROOM_NAME } from '../../server/protocol';
 import type { TestServer } from '../support/server';
 import { tempDir } from '../support/tempDirs';

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { RedisDriver } from 'colyseus';
 import { buryProcess } from '../../server/ops/burial';
 import { healDriver } from '../../server/ops/healingDriver';
-import { ClusterBusyError, isUnavailable, MatchmakeBudget } from '../../server/ops/matchmakeGate';
+import { ClusterBusyError, isUnavailable, MatchmakeBudget } from '../../server/http/matchmakeGate';
 import type { Cluster } from '../../server/ops/cluster';
 import { requireTestRedis, TestRedis } from './support';
 import { NODES_KEY, ROOM_CACHES_KEY, ROOM_COUNT_KEY } from '../../server/colyseus/redisKeys';

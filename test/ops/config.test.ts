@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_DRAIN_SECONDS, DEFAULT_EDGE, opsConfigFromEnv } from '../../server/ops/config';
+import { DEFAULT_DRAIN_SECONDS, DEFAULT_EDGE, opsConfigFromEnv } from '../../server/base/config';
 
 describe('ops: configuration from the environment', () => {
   it('defaults to one process: no Redis, no advertised address, monitor off, info logs', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { activePlayer, randomLegalAction, seedRng } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
-import { colyseusLogger, formatLine, log, setLogContext, setLogLevel, setLogSink } from '../../server/ops/log';
+import { colyseusLogger, formatLine, log, setLogContext, setLogLevel, setLogSink } from '../../server/base/log';
 import { Tracked, useTestServer } from '../support/server';
 import { openTable, startTable } from '../support/table';
 import { assertNoHiddenCards } from './logCheck';

@@ -5,7 +5,7 @@ import { fakeClock } from '../support/fakeClock';
 import { Client } from 'colyseus.js';
 import { matchMaker } from 'colyseus';
 import { TestServer, Tracked } from '../support/server';
-import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
+import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/base/config';
 import { startServer } from '../../server/app';
 import { assertNoErrors, openTable, startTable, syncAndCheck } from '../support/table';
 import { httpGet, metric, parseMetrics, scrape, waitFor } from './support';

@@ -3,9 +3,9 @@ import http from 'node:http';
 import express from 'express';
 import { Client } from 'colyseus.js';
 import { startServer, RunningServer, ROOM_NAME } from '../../server/app';
-import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/ops/config';
+import { EMBEDDED_EDGE, EMBEDDED_OPS } from '../../server/base/config';
 import { basicAuth, MONITOR_FAILURES_PER_MINUTE } from '../../server/ops/http';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import { useTestServer } from '../support/server';
 import { httpGet } from './support';
 

@@ -10,7 +10,7 @@ import {
   RoomCodeStore,
 } from '../../server/room/roomCode';
 import { buryRoomCodes, CODE_PREFIX, EPOCH_KEY, ensureEpoch, RedisRoomCodes, SETTLE_KEY } from '../../server/ops/redisRoomCodes';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import { requireTestRedis, TestRedis, waitFor } from './support';
 
 describe('room codes: allocation', () => {

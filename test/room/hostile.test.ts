@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from 'colyseus';
 import { randInt, seedRng } from '../../server/rules';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import { fakeClock } from '../support/fakeClock';
 import { Tracked, useTestServer } from '../support/server';
 import { openTable, startTable, syncAndCheck, Table } from '../support/table';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { verifyRecord } from '../../server/fairness/verify';
 import type { FinishedGameRecord } from '../../server/fairness/record';
-import { setLogLevel, setLogSink } from '../../server/ops/log';
+import { setLogLevel, setLogSink } from '../../server/base/log';
 import { DAY_MS, startRetention } from '../../server/store/retention';
 import { MIGRATIONS } from '../../server/store/migrations';
 import { GameStore, rowOf } from '../../server/store/types';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import { DiskOptions, DiskStore } from '../../server/store/disk';
 import { recordDiskTimeouts } from '../../server/store/metrics';
 import type { DiskWorkerData, FileEvent } from '../../server/store/diskWorker';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { gamesRouter } from '../../server/http/games';
-import { setLogSink } from '../../server/ops/log';
+import { setLogSink } from '../../server/base/log';
 import type { FinishedGameRecord } from '../../server/fairness/record';
 import type { RecordSource } from '../../server/store/types';
 import { verifyRecord } from '../../server/fairness/verify';

@@ -4,8 +4,8 @@
  * disk takes it, 0.
  */
 import assert from 'node:assert/strict';
-import { registry } from '../../server/ops/metrics';
-import { setLogSink } from '../../server/ops/log';
+import { registry } from '../../server/base/metrics';
+import { setLogSink } from '../../server/base/log';
 import { RecordWriter } from '../../server/store/writer';
 import type { LocalRecords, RecordRow } from '../../server/store/types';
 import { playGame } from '../fairness/games';

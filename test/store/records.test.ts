@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setLogLevel, setLogSink } from '../../server/ops/log';
+import { setLogLevel, setLogSink } from '../../server/base/log';
 import { startRecords } from '../../server/store/records';
 import { verifyRecord } from '../../server/fairness/verify';
 import { copy, playGame } from '../fairness/games';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FinishedGameRecord } from '../../server/fairness/record';
-import { registry } from '../../server/ops/metrics';
-import { setLogLevel, setLogSink } from '../../server/ops/log';
+import { registry } from '../../server/base/metrics';
+import { setLogLevel, setLogSink } from '../../server/base/log';
 import { recordsHealth } from '../../server/store/health';
 import { closeBoundMs, RecordWriter } from '../../server/store/writer';
 import type { QuarantineEntry } from '../../server/store/quarantine';

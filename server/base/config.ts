@@ -1,6 +1,6 @@
 import { MAX_CONNECTIONS_CEILING, processConnectionCapacity } from './fileLimit';
 import { LOG_LEVELS, LogLevel } from './log';
-import { parseAllowedOrigins } from '../http/origins';
+import { parseAllowedOrigins } from './allowedOrigins';
 
 /** Operations settings read from the environment (docs/operations.md lists every variable). */
 export interface OpsConfig {

@@ -13,8 +13,7 @@
  *   dead process retrying together cannot push healthy creates and joins into SERVER_BUSY.
  */
 import { ROOM_MESSAGES } from '../protocol';
-import { localRoomById } from './rooms';
-import type { Cluster } from './cluster';
+import { localRoomById } from '../base/rooms';
 import { REMOTE_TIMEOUT_TEXTS } from '../colyseus/errorTexts';
 
 /** Redis cannot answer for this room now: retry (SERVER_BUSY, HTTP 503). */
@@ -26,10 +25,15 @@ export class ClusterBusyError extends Error {
   }
 }
 
-let cluster: Cluster | null = null;
+/** What the gate asks of the cluster (server/ops/cluster.ts): is this process's shared state in order? */
+export interface GateCluster {
+  healthy(): boolean;
+}
+
+let cluster: GateCluster | null = null;
 
 /** server/ops/scale.ts: the running cluster (null: one process, nothing to refuse). */
-export function setGateCluster(next: Cluster | null): void {
+export function setGateCluster(next: GateCluster | null): void {
   cluster = next;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Credentials never reach a log line (issue 23 item 6). The logger (server/ops/log.ts) passes
+ * Credentials never reach a log line (issue 23 item 6). The logger (server/base/log.ts) passes
  * every key and every string value through here, whoever wrote the line: our code, an error
  * message from Colyseus or ioredis, Colyseus's own logger. What is a credential here:
  * - a seat's reconnection token: Colyseus puts it in error texts ("remote room (…) timed out,

@@ -2,7 +2,7 @@
  * How many connections this process can hold: every TCP connection (HTTP request or WebSocket)
  * is one open file, so `MAX_CONNECTIONS`' default follows the soft open-file limit
  * (RLIMIT_NOFILE, what `ulimit -n` shows and raises), less headroom for what else the process
- * keeps open. `MAX_CONNECTIONS` set explicitly still wins (server/ops/config.ts).
+ * keeps open. `MAX_CONNECTIONS` set explicitly still wins (server/base/config.ts).
  */
 import { readFileSync } from 'node:fs';
 

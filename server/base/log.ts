@@ -7,7 +7,7 @@ import { isSecretKey, redact, REDACTED } from './redact';
  * Field values are primitives only (no objects, so no state, hand or match can be dumped by
  * accident), and keys that name hidden data (hands, card kinds, seeds, ...) are dropped before a
  * line is written. Credentials (reconnection and identity tokens) are redacted from every key and
- * string, whoever wrote them (server/ops/redact.ts). Errors keep their name, message and a
+ * string, whoever wrote them (server/base/redact.ts). Errors keep their name, message and a
  * bounded stack.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';

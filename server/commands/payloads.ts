@@ -1,4 +1,4 @@
-import { DECK_SIZE, isKind, Action } from '../rules';
+import { DECK_SIZE, isKind, Action } from '../rules/index';
 import { BotLevel, CHAT_PHRASES, ChatPhrase, DEFAULT_BOT_LEVEL, isBotLevel } from '../protocol';
 
 export { CHAT_PHRASES } from '../protocol';
