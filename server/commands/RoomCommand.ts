@@ -1,9 +1,9 @@
 import { Command } from '@colyseus/command';
 import type { Client, Room } from 'colyseus';
-import type { BotLevel, ErrorCode } from '../protocol';
-import type { RuleError } from '../rules';
+import type { BotLevel } from '../protocol';
 import type { CockroachState } from '../schema/CockroachState';
-import type { Outcome, Step, Table } from '../table/Table';
+import type { Step, Table } from '../table/Table';
+import { wireRefusal, type WireRefusal } from './tableWords';
 import type { RateLimiter } from '../base/RateLimiter';
 
 /**
@@ -22,8 +22,11 @@ export interface MessagePayload {
   client: Client;
   message: unknown;
   /** Filled in by the command: whether what it asked of the table applied (the room's flood control reads it). */
-  outcome?: Outcome;
+  outcome?: CommandOutcome;
 }
+
+/** A command's answer in the wire's words: applied, or the refusal its sender is told. */
+export type CommandOutcome = { ok: true } | { ok: false; code: WireRefusal };
 
 /**
  * Base of every command. `validate()` is deliberately not used: the dispatcher skips a command
@@ -34,7 +37,7 @@ export abstract class RoomCommand extends Command<CommandRoom, MessagePayload> {
   abstract readonly action: string;
 
   /** Refuses the message: the room answers the sender with `error` (or RATE_LIMITED over the limit). */
-  protected refuse(code: ErrorCode | RuleError): void {
+  protected refuse(code: WireRefusal): void {
     this.payload.outcome = { ok: false, code };
   }
 
@@ -44,6 +47,6 @@ export abstract class RoomCommand extends Command<CommandRoom, MessagePayload> {
 
   /** Hands a table input's outcome back to the room (an applied input has already been sent). */
   protected settle(step: Step): void {
-    this.payload.outcome = step.outcome;
+    this.payload.outcome = step.outcome.ok ? step.outcome : { ok: false, code: wireRefusal(step.outcome.code, this.action) };
   }
 }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '@colyseus/command';
 import { Client, ClientState, ErrorCode as ColyseusErrorCode, Protocol, Room, ServerError } from 'colyseus';
-import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, RuleError, eventFor } from '../rules';
+import { GameOptions, isGameEvent, isPartlyHidden, PlayerId, eventFor } from '../rules';
 import { CockroachState } from '../schema/CockroachState';
 import { FilteredPatchSerializer } from '../colyseus/schema/patchWriter';
 import { handlersWithoutPrototype, handOverAsDropped, reconnectionTokenOf, roomClockNow } from '../colyseus/room';
 import { Projection } from '../project';
 import { COMMANDS } from '../commands';
-import type { CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
+import type { CommandOutcome, CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
+import { seatEventOnWire, wireCode, type WireRefusal } from '../commands/tableWords';
 import {
   BotLevel,
   CLIENT_MESSAGES,
@@ -18,10 +19,12 @@ import {
   GameActionType,
   GAME_ACTIONS,
   isShortName,
+  MAX_GAMES_PER_ROOM,
+  NICKNAME_MAX,
   SERVER_MESSAGES,
   WireEvent,
 } from '../protocol';
-import { FinishedGame, Outcome, Table, TableChange, TableEvent } from '../table/Table';
+import { FinishedGame, Table, TableChange, TableEvent } from '../table/Table';
 import type { FinishedGameRecord } from '../fairness';
 import type { CockroachResult } from '../rules';
 import { Liveness } from '../colyseus/transport/heartbeat';
@@ -141,7 +144,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
         reconnectGraceMs: settings.reconnectGraceSeconds * 1000,
         lobbyGraceMs: settings.lobbyGraceSeconds * 1000,
         seed: settings.seed,
-        maxGames: settings.maxGames,
+        maxGames: settings.maxGames ?? MAX_GAMES_PER_ROOM,
+        nicknameMax: NICKNAME_MAX,
       },
       {
         changed: (change) => this.onTableChange(change),
@@ -183,10 +187,10 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     const who = { key: identity.key, address: identity.address };
     if (join.spectator) {
       const watching = this.table.watch({ id: client.sessionId, nickname: join.nickname === '' ? null : join.nickname, who });
-      if (!watching.outcome.ok) throw refusal(codeOf(watching.outcome));
+      if (!watching.outcome.ok) throw refusal(wireCode(watching.outcome.code));
     } else {
       const seated = this.table.seat({ id: client.sessionId, nickname: join.nickname, entropy: join.entropy, who });
-      if (!seated.outcome.ok) throw refusal(codeOf(seated.outcome));
+      if (!seated.outcome.ok) throw refusal(wireCode(seated.outcome.code));
     }
     this.sendResultTo(client);
   }
@@ -223,7 +227,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
    */
   admissionRefusal(identity: { key: string | null; address: string } | null, spectator: boolean): ErrorCode | null {
     if (this.failed) return 'SERVER_ERROR';
-    return this.table.joinRefusal(identity, spectator);
+    const refused = this.table.joinRefusal(identity, spectator);
+    return refused === null ? null : wireCode(refused);
   }
 
   /**
@@ -487,7 +492,12 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   }
 
   /** Runs one message's command; its outcome says whether what it asked of the table applied. */
-  private dispatch(client: Client, type: ClientMessageType, CommandClass: new () => RoomCommand, message: unknown): Outcome | undefined {
+  private dispatch(
+    client: Client,
+    type: ClientMessageType,
+    CommandClass: new () => RoomCommand,
+    message: unknown,
+  ): CommandOutcome | undefined {
     const startedMs = metrics.actionTimer();
     const payload: MessagePayload = { client, message };
     this.dispatcher.dispatch(new CommandClass(), payload);
@@ -496,8 +506,8 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
     return payload.outcome;
   }
 
-  private reply(client: Client, code: ErrorCode | RuleError, action: string): void {
-    metrics.refused(this.roomId, action, typeof code === 'string' ? code : code.code);
+  private reply(client: Client, code: WireRefusal, action: string): void {
+    metrics.refused(this.roomId, action, codeOf(code));
     client.send(SERVER_MESSAGES.error, typeof code === 'string' ? errorReply(code, action) : replyFromRule(code, action));
   }
 
@@ -510,7 +520,7 @@ export class CockroachRoom extends Room<CockroachState, RoomMetadata> implements
   private actAs(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void {
     const botClient = { sessionId: id, send: () => undefined } as unknown as Client;
     const outcome = this.dispatch(botClient, type, COMMANDS[type], payload);
-    if (outcome && !outcome.ok) log.warn('bot.refused', { roomId: this.roomId, code: codeOf(outcome) });
+    if (outcome && !outcome.ok) log.warn('bot.refused', { roomId: this.roomId, code: codeOf(outcome.code) });
   }
 
   private tick(): void {
@@ -586,12 +596,11 @@ interface HeldSeat {
 
 /** A table event as one viewer receives it (server/rules/visibility.ts decides what is hidden). */
 function toWire(event: TableEvent, viewer: PlayerId | null): WireEvent {
-  return isGameEvent(event) ? eventFor(event, viewer) : event;
+  return isGameEvent(event) ? eventFor(event, viewer) : seatEventOnWire(event);
 }
 
-function codeOf(outcome: Outcome): ErrorCode {
-  if (outcome.ok) throw new Error('codeOf: an applied outcome');
-  return typeof outcome.code === 'string' ? outcome.code : outcome.code.code;
+function codeOf(refusal: WireRefusal): ErrorCode {
+  return typeof refusal === 'string' ? refusal : refusal.code;
 }
 
 /** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */

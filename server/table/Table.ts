@@ -1,29 +1,39 @@
-import {
-  Action,
-  activePlayer,
-  CockroachResult,
-  GameOptions,
-  Match,
-  MAX_PLAYERS,
-  MIN_PLAYERS,
-  PlayerId,
-  RuleError,
-  viewFor,
-} from '../rules';
+import { Action, activePlayer, CockroachResult, GameOptions, Match, MAX_PLAYERS, MIN_PLAYERS, PlayerId, viewFor } from '../rules';
 import { buildRecord, canonicalPlayers, deriveSeed } from '../fairness';
 import { newCommitment } from '../fairness/commitment';
 import { sha256Hex } from '../fairness/sha256';
 import { botNickname } from '../bots/nicknames';
-import { ErrorCode, KICK_REFUSALS, MAX_GAMES_PER_ROOM, SeatEvent } from '../protocol';
 import { decideHost } from './host';
 import { joinRefusal, seatOf, watcherOf } from './admission';
 import { distinctNickname } from './names';
 import { barSignal, barSignalOf, everyHumanAway, isCreatorSeat, Joiner, newTableState, SeatState, TableState, TableView } from './state';
 import { Timers } from './timers';
 import { TurnClock } from './TurnClock';
-import type { FinishedGame, Outcome, Step, TableBot, TableEvent, TableHooks, TableSettings } from './types';
+import type {
+  FinishedGame,
+  Outcome,
+  Refusal,
+  SeatEvent,
+  Step,
+  TableRefusal,
+  TableBot,
+  TableEvent,
+  TableHooks,
+  TableSettings,
+} from './types';
 
-export type { FinishedGame, Outcome, Step, TableBot, TableChange, TableEvent, TableHooks, TableSettings } from './types';
+export type {
+  FinishedGame,
+  Outcome,
+  Refusal,
+  Step,
+  TableBot,
+  TableChange,
+  TableEvent,
+  TableHooks,
+  TableRefusal,
+  TableSettings,
+} from './types';
 
 /**
  * After the clock played a player's turn, an action of theirs without `step` arriving this soon
@@ -44,7 +54,7 @@ interface Grace {
 }
 
 const applied: Outcome = { ok: true };
-const refused = (code: ErrorCode | RuleError): Outcome => ({ ok: false, code });
+const refused = (code: Refusal): Outcome => ({ ok: false, code });
 
 /**
  * A table as an authority over plain state (`TableState`), the way boardgame.io's `Master` keeps
@@ -125,7 +135,7 @@ export class Table {
    * Why this joiner may not sit down now (`spectator`: nor watch), or null (server/table/admission.ts).
    * The room asks before a join; `seat` and `watch` ask again.
    */
-  joinRefusal(who?: Joiner | null, spectator = false): ErrorCode | null {
+  joinRefusal(who?: Joiner | null, spectator = false): TableRefusal | null {
     return joinRefusal(this.s, who, spectator ? 'watch' : 'sit');
   }
 
@@ -167,7 +177,7 @@ export class Table {
       if (refusal) return refused(refusal);
       this.addSeat({
         id: player.id,
-        nickname: distinctNickname(player.nickname, this.namesShown()),
+        nickname: distinctNickname(player.nickname, this.namesShown(), this.settings.nicknameMax),
         bot: false,
         identity: player.who?.key ?? null,
         address: player.who?.address ?? null,
@@ -190,7 +200,7 @@ export class Table {
       const key = watcher.who?.key ?? null;
       const earlier = key === null ? undefined : watcherOf(this.s, key);
       if (earlier) this.removeWatcher(earlier.id, 'replaced');
-      const nickname = distinctNickname(watcher.nickname ?? this.watcherName(), this.namesShown());
+      const nickname = distinctNickname(watcher.nickname ?? this.watcherName(), this.namesShown(), this.settings.nicknameMax);
       this.s.watchers.set(watcher.id, { id: watcher.id, nickname, identity: key, address: watcher.who?.address ?? null });
       this.emit({ type: 'watching', watcher: watcher.id });
       return applied;
@@ -200,7 +210,7 @@ export class Table {
   /** A watcher went away (any way: their place is not held). */
   unwatch(id: PlayerId): Step {
     return this.run(() => {
-      if (!this.s.watchers.has(id)) return refused('UNKNOWN_PLAYER');
+      if (!this.s.watchers.has(id)) return refused('NOBODY_THERE');
       this.removeWatcher(id, 'left');
       return applied;
     });
@@ -281,13 +291,12 @@ export class Table {
       if (!this.s.seats.has(by)) return refused('SPECTATOR');
       if (by !== this.s.hostId) return refused('NOT_HOST');
       if (!this.isCreator(by)) return refused('NOT_CREATOR');
-      if (id === by) return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
+      if (id === by) return refused('ONESELF');
       const seat = this.s.seats.get(id);
       const watcher = this.s.watchers.get(id);
       const target = seat && !seat.bot ? seat : watcher;
-      if (!target) return refused({ code: 'UNKNOWN_PLAYER', message: KICK_REFUSALS.UNKNOWN_PLAYER });
-      if (target.identity !== null && this.s.seats.get(by)!.identity === target.identity)
-        return refused({ code: 'CANNOT_TARGET_SELF', message: KICK_REFUSALS.CANNOT_TARGET_SELF });
+      if (!target) return refused('NOBODY_THERE');
+      if (target.identity !== null && this.s.seats.get(by)!.identity === target.identity) return refused('ONESELF');
       // An identity goes with all its places (a seat and a watcher's connection); an anonymous
       // player only with the one kicked (a sibling behind the same address keeps theirs).
       const key = target.identity;
@@ -306,7 +315,7 @@ export class Table {
   leave(id: PlayerId): Step {
     return this.run(() => {
       const seat = this.s.seats.get(id);
-      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      if (!seat || seat.bot) return refused('NOBODY_THERE');
       this.endGrace(id);
       if (this.s.lifecycle === 'lobby') this.unseat(id, 'left');
       else this.goAway(seat, 'left');
@@ -322,7 +331,7 @@ export class Table {
   drop(id: PlayerId): Step {
     return this.run(() => {
       const seat = this.s.seats.get(id);
-      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      if (!seat || seat.bot) return refused('NOBODY_THERE');
       seat.connected = false;
       this.emit({ type: 'dropped', player: id });
       this.endGrace(id);
@@ -339,7 +348,7 @@ export class Table {
   return(id: PlayerId): Step {
     return this.run(() => {
       const seat = this.s.seats.get(id);
-      if (!seat || seat.bot) return refused('UNKNOWN_PLAYER');
+      if (!seat || seat.bot) return refused('NOBODY_THERE');
       this.endGrace(id);
       seat.connected = true;
       seat.away = false;
@@ -420,7 +429,7 @@ export class Table {
       if (!this.s.seats.has(by)) return refused('SPECTATOR');
       if (by !== this.s.hostId) return refused('NOT_HOST');
       if (this.s.lifecycle !== 'ended') return refused('GAME_NOT_OVER');
-      if (this.s.gamesPlayed >= (this.settings.maxGames ?? MAX_GAMES_PER_ROOM)) return refused('TOO_MANY_GAMES');
+      if (this.s.gamesPlayed >= this.settings.maxGames) return refused('TOO_MANY_GAMES');
       // The creator's seat is never taken by someone else's rematch: they come back to it (issue 32).
       for (const seat of [...this.s.seats.values()]) if (seat.away && !isCreatorSeat(this.s.creator, seat)) this.unseat(seat.id, 'rematch');
       this.stopGameTimers();
@@ -552,7 +561,7 @@ export class Table {
     this.run(() => {
       const grace = this.graces.get(id);
       const seat = this.s.seats.get(id);
-      if (!grace || !seat) return refused('UNKNOWN_PLAYER');
+      if (!grace || !seat) return refused('NOBODY_THERE');
       if (this.s.lifecycle === 'lobby' && !isCreatorSeat(this.s.creator, seat)) {
         this.unseat(id, 'grace');
         return applied;

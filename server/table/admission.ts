@@ -1,5 +1,5 @@
 import { MAX_PLAYERS } from '../rules';
-import type { ErrorCode } from '../protocol';
+import type { TableRefusal } from './vocabulary';
 import { barSignal, Joiner, SeatState, TableView, WatcherState } from './state';
 
 /** Watchers one table takes (PROTOCOL v1 "Spectators: up to 10 more"). */
@@ -47,7 +47,7 @@ export function admittedWhileLocked(state: TableView, who: Joiner | null | undef
  * identity (coming back to one's own place is never refused for room) and per address.
  * Taking back a seat one holds is a reconnection, decided before this (the room's seat hand-over).
  */
-export function joinRefusal(state: TableView, who: Joiner | null | undefined, kind: JoinKind): ErrorCode | null {
+export function joinRefusal(state: TableView, who: Joiner | null | undefined, kind: JoinKind): TableRefusal | null {
   if (who && state.barred.has(barSignal(who))) return 'KICKED';
   if (kind === 'sit' && who && who.key !== null && seatOf(state, who.key)) return 'ALREADY_SEATED';
   if (state.locked && !admittedWhileLocked(state, who, kind)) return 'LOCKED';

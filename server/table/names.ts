@@ -1,5 +1,3 @@
-import { NICKNAME_MAX } from '../protocol';
-
 /**
  * How two names compare on a child's screen: the same letters and digits whatever their width or
  * case, with nothing else counting (spaces, marks drawn over a letter, symbols: "엄마", "엄 마" and
@@ -18,7 +16,7 @@ function looks(name: string): string {
  * with the first free number after a space ("엄마 2", "엄마 3"), the name shortened to keep within
  * the nickname's length.
  */
-export function distinctNickname(wanted: string, taken: Iterable<string>): string {
+export function distinctNickname(wanted: string, taken: Iterable<string>, maxLength: number): string {
   const seen = new Set<string>();
   for (const name of taken) seen.add(looks(name));
   if (!seen.has(looks(wanted))) return wanted;
@@ -26,7 +24,7 @@ export function distinctNickname(wanted: string, taken: Iterable<string>): strin
   for (let n = 2; ; n++) {
     const suffix = ` ${n}`;
     const base = points
-      .slice(0, NICKNAME_MAX - suffix.length)
+      .slice(0, maxLength - suffix.length)
       .join('')
       .trimEnd();
     const candidate = `${base}${suffix}`;

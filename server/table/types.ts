@@ -1,11 +1,8 @@
-import type { Action, CockroachResult, GameEvent, GameOptions, PlayerId, PlayerView, RuleError } from '../rules';
+import type { Action, CockroachResult, GameOptions, PlayerId, PlayerView } from '../rules';
 import type { FinishedGameRecord } from '../fairness';
-import type { ErrorCode, GameActionType, SeatEvent } from '../protocol';
+import type { Outcome, TableEvent } from './vocabulary';
 
-/** Everything that happens at a table: the rules' game events and the table's own (server/protocol.ts). */
-export type TableEvent = GameEvent | SeatEvent;
-
-export type Outcome = { ok: true } | { ok: false; code: ErrorCode | RuleError };
+export type { Outcome, Refusal, SeatEvent, TableEvent, TableRefusal } from './vocabulary';
 
 /** What an input did: whether it applied (a refusal changes nothing) and what happened, in order. */
 export interface Step {
@@ -29,7 +26,7 @@ export interface TableHooks {
   /** Called once at the end of every input that applied, with the state already changed. */
   changed(change: TableChange): void;
   /** A bot decided its move: it goes through the same path as a player's message. */
-  botMove(id: PlayerId, type: GameActionType, payload: Record<string, unknown>): void;
+  botMove(id: PlayerId, type: Action['type'], payload: Record<string, unknown>): void;
 }
 
 /** A practice bot as the table uses it: a function of its seat's view, never of the game. */
@@ -49,6 +46,8 @@ export interface TableSettings {
   lobbyGraceMs: number;
   /** Tests only: a fixed server seed. Clients can never choose the seed. */
   seed?: () => string;
-  /** Games this table plays at most (MAX_GAMES_PER_ROOM). */
-  maxGames?: number;
+  /** Games this table plays at most (the room's bound on the records one room leaves). */
+  maxGames: number;
+  /** A shown name's longest length, in code points (a name made distinct is shortened to it). */
+  nicknameMax: number;
 }

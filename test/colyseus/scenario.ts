@@ -12,6 +12,7 @@
 import { ClientState } from 'colyseus';
 import { createBot } from '../../server/bots';
 import { Projection } from '../../server/project';
+import { MAX_GAMES_PER_ROOM, NICKNAME_MAX } from '../../server/protocol';
 import { activePlayer, randomLegalAction, seedRng, validateOptions } from '../../server/rules';
 import type { Action } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
@@ -60,6 +61,8 @@ export function playScenario(spec: ScenarioSpec, writer: StateWriter): string[] 
       reconnectGraceMs: 90_000,
       lobbyGraceMs: 20_000,
       seed: () => `${spec.seed}-secret-${secrets++}`,
+      maxGames: MAX_GAMES_PER_ROOM,
+      nicknameMax: NICKNAME_MAX,
     },
     {
       changed: () => {

@@ -28,18 +28,18 @@ export function sourcesUnder(dir: string): string[] {
  */
 export function importsOf(file: string): ImportEdge[] {
   const source = readFileSync(path.join(ROOT, file), 'utf8');
-  const edges: ImportEdge[] = [];
-  for (const [statement, spec] of source.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gms)) {
-    const typeOnly = /^(?:import|export)\s+type\s/.test(statement);
-    if (!spec.startsWith('.')) {
-      edges.push({ to: spec, typeOnly });
-      continue;
-    }
+  const found: { spec: string; typeOnly: boolean }[] = [];
+  for (const [statement, spec] of source.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gms))
+    found.push({ spec, typeOnly: /^(?:import|export)\s+type\s/.test(statement) });
+  // An import for its side effects only, and a dynamic one, bind the modules just the same.
+  for (const [, spec] of source.matchAll(/^import\s+'([^']+)'/gm)) found.push({ spec, typeOnly: false });
+  for (const [, spec] of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push({ spec, typeOnly: false });
+  return found.map(({ spec, typeOnly }) => {
+    if (!spec.startsWith('.')) return { to: spec, typeOnly };
     const base = path.resolve(path.dirname(path.join(ROOT, file)), spec);
     const target = existsSync(`${base}.ts`) ? `${base}.ts` : path.join(base, 'index.ts');
-    edges.push({ to: path.relative(ROOT, target), typeOnly });
-  }
-  return edges;
+    return { to: path.relative(ROOT, target), typeOnly };
+  });
 }
 
 /** Import cycles among `files` (type-only imports included: a reader cannot see the order either way). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { MAX_WATCHERS, MAX_WATCHERS_PER_ADDRESS } from '../../server/table/admission';
+import { NICKNAME_MAX } from '../../server/protocol';
 import { distinctNickname } from '../../server/table/names';
 import type { Joiner } from '../../server/table/state';
 import { tableHarness } from './support';
@@ -240,10 +241,14 @@ describe('table: a family’s table that a stranger cannot take (issue 32)', () 
       .map((s) => s.nickname)
       .concat([...t.table.state.watchers.values()].map((w) => w.nickname));
     assert.deepEqual(names, ['엄마', '엄 마 2', '엄마 3', '엄마 4']);
-    assert.equal(distinctNickname('가나다라마바사아자차카타', ['가나다라마바사아자차카타']), '가나다라마바사아자차 2');
-    assert.equal(distinctNickname('Mom', ['mom']), 'Mom 2', 'case does not tell names apart');
-    assert.equal(distinctNickname('아이', ['엄마']), '아이');
-    assert.equal(distinctNickname('엄마\u0301', ['엄마']), '엄마\u0301 2', 'a mark drawn over a letter does not tell names apart');
-    assert.equal(distinctNickname('엄·마!', ['엄마']), '엄·마! 2', 'nor do symbols');
+    assert.equal(distinctNickname('가나다라마바사아자차카타', ['가나다라마바사아자차카타'], NICKNAME_MAX), '가나다라마바사아자차 2');
+    assert.equal(distinctNickname('Mom', ['mom'], NICKNAME_MAX), 'Mom 2', 'case does not tell names apart');
+    assert.equal(distinctNickname('아이', ['엄마'], NICKNAME_MAX), '아이');
+    assert.equal(
+      distinctNickname('엄마\u0301', ['엄마'], NICKNAME_MAX),
+      '엄마\u0301 2',
+      'a mark drawn over a letter does not tell names apart',
+    );
+    assert.equal(distinctNickname('엄·마!', ['엄마'], NICKNAME_MAX), '엄·마! 2', 'nor do symbols');
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_GAMES_PER_ROOM, NICKNAME_MAX } from '../../server/protocol';
 import { Action, DEFAULT_OPTIONS, GameOptions, PlayerId, randomLegalAction, RngState, activePlayer } from '../../server/rules';
 import { Table, TableBot, TableChange, TableSettings } from '../../server/table/Table';
 
@@ -17,6 +18,8 @@ export function tableHarness(over: Partial<Omit<TableSettings, 'options'>> & { o
       botThinkMs: 800,
       reconnectGraceMs: 90_000,
       lobbyGraceMs: 20_000,
+      maxGames: MAX_GAMES_PER_ROOM,
+      nicknameMax: NICKNAME_MAX,
       ...settings,
       options: { ...DEFAULT_OPTIONS, turnSeconds: 15, ...options },
       now: () => now,
