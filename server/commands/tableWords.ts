@@ -31,8 +31,12 @@ export function wireRefusal(refusal: Refusal, action: string): WireRefusal {
 
 /** The code alone: a join's refusal travels as "CODE: 한국어" and takes its sentence from the code. */
 export function wireCode(refusal: Refusal): ErrorCode {
-  const wire = wireRefusal(refusal, 'join');
-  return typeof wire === 'string' ? wire : wire.code;
+  return codeOf(wireRefusal(refusal, 'join'));
+}
+
+/** The code of a wire refusal, whether it carries its own sentence or not. */
+export function codeOf(refusal: WireRefusal): ErrorCode {
+  return typeof refusal === 'string' ? refusal : refusal.code;
 }
 
 export function seatEventOnWire(event: SeatEvent): WireSeatEvent {

@@ -8,7 +8,7 @@ import { handlersWithoutPrototype, handOverAsDropped, reconnectionTokenOf, roomC
 import { Projection } from '../project';
 import { COMMANDS } from '../commands';
 import type { CommandOutcome, CommandRoom, MessagePayload, RoomCommand } from '../commands/RoomCommand';
-import { seatEventOnWire, wireCode, type WireRefusal } from '../commands/tableWords';
+import { codeOf, seatEventOnWire, wireCode, type WireRefusal } from '../commands/tableWords';
 import {
   BotLevel,
   CLIENT_MESSAGES,
@@ -597,10 +597,6 @@ interface HeldSeat {
 /** A table event as one viewer receives it (server/rules/visibility.ts decides what is hidden). */
 function toWire(event: TableEvent, viewer: PlayerId | null): WireEvent {
   return isGameEvent(event) ? eventFor(event, viewer) : seatEventOnWire(event);
-}
-
-function codeOf(refusal: WireRefusal): ErrorCode {
-  return typeof refusal === 'string' ? refusal : refusal.code;
 }
 
 /** Join and create refusals travel as "CODE: 한국어" (matchmaking carries one string). */
