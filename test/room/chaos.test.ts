@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { activePlayer, DECK_SIZE, fullResult, randInt, randomLegalAction, replayGame, seedRng } from '../../server/rules';
+import { activePlayer, DECK_SIZE, fullResult, legalActions, randInt, randomLegalAction, replayGame, seedRng } from '../../server/rules';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { fakeClock } from '../support/fakeClock';
 import { Tracked, useTestServer } from '../support/server';
@@ -61,7 +61,10 @@ describe('room: chaos — random drops and reconnects during play', function () 
         if (dropped.has(actor)) {
           clock.advance(game.options.turnSeconds * 1000); // their time runs out (and grace runs down)
         } else {
-          const { type, ...payload } = randomLegalAction(game, actor, rng)!;
+          // The first chance to peek is taken, so every game has peeks to drop after (the deal is
+          // the server's and differs from run to run); after that the moves are random.
+          const peek = dropsAfterPeek === 0 ? legalActions(game, actor).find((a) => a.type === 'peek') : undefined;
+          const { type, ...payload } = peek ?? randomLegalAction(game, actor, rng)!;
           table.byId(actor).room.send(type, { ...payload, step });
         }
         await spectator.until(() => game.step > step, 'the step to be played');
