@@ -64,7 +64,12 @@ export interface EdgeConfig {
   /** An HTTP connection that sends nothing for this long is closed (WebSockets have their own heartbeat). */
   idleTimeoutMs: number;
   keepAliveTimeoutMs: number;
-  /** Seconds a matchmade seat waits for its WebSocket. */
+  /**
+   * Seconds a matchmade seat waits for its WebSocket. A phone on a weak network, or a client whose
+   * process stalls, can take more than 5 s between the reservation and its socket; a reservation
+   * that never connects takes no seat (server/table/admission.ts), so a longer wait costs only the
+   * pending counters (per identity, address and room), which are what hold a script back.
+   */
   seatReservationSeconds: number;
   /** Seconds a lobby may wait without a game starting before it is closed (LOBBY_EXPIRED); also how long a lobby placed on another process counts for its creator. */
   idleLobbySeconds: number;
@@ -105,7 +110,7 @@ export const DEFAULT_EDGE: Readonly<EdgeConfig> = Object.freeze({
   requestTimeoutMs: 15_000,
   idleTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
-  seatReservationSeconds: 5,
+  seatReservationSeconds: 15,
   idleLobbySeconds: 1800,
   trustedProxies: [] as string[],
   allowedOrigins: null,

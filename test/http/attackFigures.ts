@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'colyseus.js';
 import WebSocket from 'ws';
 import { freePort, startServerProcess, ServerProcess } from '../../loadtest/lib/serverProcess';
+import { DEFAULT_EDGE } from '../../server/base/config';
 import { ROOM_NAME } from '../../server/protocol';
 import { CockroachState } from '../../server/schema/CockroachState';
 import { parseMetrics } from '../ops/support';
@@ -256,7 +257,7 @@ async function main() {
     );
     const listingDuring = await listingBytes();
     const roomsDuring = await rooms();
-    await sleep(7000); // past the 5 s reservation: every ghost is gone
+    await sleep((DEFAULT_EDGE.seatReservationSeconds + 2) * 1000); // past the reservation: every ghost is gone
     return { requests: replies.length, replies: codes(replies), roomsDuring, listingBytesDuring: listingDuring };
   });
 
