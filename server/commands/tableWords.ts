@@ -44,5 +44,5 @@ export function seatEventOnWire(event: SeatEvent): WireSeatEvent {
 }
 
 function isRenamed(code: TableRefusal): code is Renamed {
-  return code === 'NOBODY_THERE' || code === 'ONESELF';
+  return Object.hasOwn(RENAMED, code);
 }

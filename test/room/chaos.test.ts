@@ -61,8 +61,8 @@ describe('room: chaos — random drops and reconnects during play', function () 
         if (dropped.has(actor)) {
           clock.advance(game.options.turnSeconds * 1000); // their time runs out (and grace runs down)
         } else {
-          // The first chance to peek is taken, so every game has peeks to drop after (the deal is
-          // the server's and differs from run to run); after that the moves are random.
+          // Chances to peek are taken until a drop has followed a peek, so every game has one (the
+          // deal is the server's and differs from run to run); the other moves are random.
           const peek = dropsAfterPeek === 0 ? legalActions(game, actor).find((a) => a.type === 'peek') : undefined;
           const { type, ...payload } = peek ?? randomLegalAction(game, actor, rng)!;
           table.byId(actor).room.send(type, { ...payload, step });
